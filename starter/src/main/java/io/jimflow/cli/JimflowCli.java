@@ -1,0 +1,45 @@
+package io.jimflow.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code jimflow} command line. Exit codes: 0 success, 1 the work ran and ended badly, 2 bad input
+ * or usage.
+ */
+@Command(
+    name = "jimflow",
+    mixinStandardHelpOptions = true,
+    versionProvider = JimflowCli.Version.class,
+    description = "Schedules, executions and work items of jimflow, on Temporal.",
+    subcommands = {CommandLine.HelpCommand.class})
+public class JimflowCli implements Runnable {
+
+  public static final int OK = 0;
+  public static final int ENDED_BADLY = 1;
+  public static final int BAD_INPUT = 2;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand");
+  }
+
+  public static CommandLine commandLine() {
+    // picocli's defaults already match: usage errors exit 2, exceptions exit 1.
+    return new CommandLine(new JimflowCli());
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = JimflowCli.class.getPackage().getImplementationVersion();
+      return new String[] {"jimflow " + (v == null ? "development build" : v)};
+    }
+  }
+}

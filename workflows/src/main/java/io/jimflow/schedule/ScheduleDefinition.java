@@ -1,0 +1,46 @@
+package io.jimflow.schedule;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One schedule as the user defined it: an immutable snapshot that a run carries as its input, so that
+ * editing the file never changes an execution already under way.
+ *
+ * @param trigger when Temporal should start it; {@code null} means manual runs only
+ * @param onStepFailure the policy of steps that do not set {@code continueOnFailure}; STOP if absent
+ * @param overlap what a scheduled start does while an earlier one still runs; SKIP if absent
+ * @param catchupWindow how late a missed scheduled start may still run (e.g. after an outage); server
+ *     default if absent
+ */
+public record ScheduleDefinition(
+    String id,
+    String name,
+    String description,
+    boolean enabled,
+    Trigger trigger,
+    FailurePolicy onStepFailure,
+    OverlapPolicy overlap,
+    Duration catchupWindow,
+    List<StepDefinition> steps) {
+
+  public ScheduleDefinition {
+    steps = steps == null ? List.of() : List.copyOf(steps);
+    onStepFailure = onStepFailure == null ? FailurePolicy.STOP : onStepFailure;
+    overlap = overlap == null ? OverlapPolicy.SKIP : overlap;
+  }
+
+  /** A schedule's default reaction to a failed step. */
+  public enum FailurePolicy {
+    STOP,
+    CONTINUE
+  }
+
+  /** What a scheduled start does while an earlier execution of the same schedule still runs. */
+  public enum OverlapPolicy {
+    SKIP,
+    BUFFER_ONE,
+    ALLOW_ALL,
+    CANCEL_OTHER
+  }
+}

@@ -1,0 +1,27 @@
+package io.jimflow.schedule;
+
+import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/**
+ * One execution of a schedule (JIM's ScheduleExecution): runs the step groups in index order, each
+ * group's steps in parallel, and decides after every group whether to go on.
+ *
+ * <p>Temporal's own status mirrors the result: Complete and CompleteWithError end Completed, Failed
+ * ends Failed (a non-retryable ApplicationFailure whose details carry the {@link ExecutionResult}),
+ * Cancelled ends Canceled.
+ */
+@WorkflowInterface
+public interface ScheduleExecutionWorkflow {
+
+  /** The workflow type name, as Temporal Schedules and visibility queries refer to it. */
+  String TYPE = "ScheduleExecution";
+
+  @WorkflowMethod(name = TYPE)
+  ExecutionResult run(ScheduleExecutionInput input);
+
+  /** Where the execution stands: current group, each step's state, times and messages. */
+  @QueryMethod
+  ExecutionProgress progress();
+}

@@ -1,0 +1,48 @@
+package io.jimflow.schedule;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One step of a schedule. Steps with the same {@link #index} form a parallel group; groups run in
+ * ascending index order. Exactly one step type ({@link #runProfile} or {@link #executable}) is set.
+ *
+ * @param continueOnFailure true = go on after this step fails, false = stop the execution, null =
+ *     follow the schedule's {@code onStepFailure}
+ * @param timeout the longest one attempt may run (enforced as the activity's start-to-close timeout)
+ * @param retry how often and how fast a failed attempt is retried; defaults apply if null
+ * @param heartbeatTimeout how soon a silent attempt counts as lost (its worker crashed); 30 s if null
+ */
+public record StepDefinition(
+    int index,
+    String name,
+    RunProfileStep runProfile,
+    ExecutableStep executable,
+    Boolean continueOnFailure,
+    Duration timeout,
+    RetrySettings retry,
+    Duration heartbeatTimeout) {
+
+  /** Runs a connected system's run profile (import, synchronisation or export). */
+  public record RunProfileStep(String connectedSystem, String runProfile) {}
+
+  /**
+   * Runs a program below the allow-listed executables root, without a shell.
+   *
+   * @param path relative to the executables root
+   * @param workingDirectory relative to the executables root; the root itself if null
+   * @param env extra environment variables, each name on the worker's allow-list
+   */
+  public record ExecutableStep(
+      String path, List<String> args, String workingDirectory, Map<String, String> env) {
+    public ExecutableStep {
+      args = args == null ? List.of() : List.copyOf(args);
+      env = env == null ? Map.of() : Map.copyOf(env);
+    }
+  }
+
+  /** Retry policy of a step's attempts. Null fields take the defaults (3 attempts, 1 s, 2.0). */
+  public record RetrySettings(
+      Integer maximumAttempts, Duration initialInterval, Double backoffCoefficient) {}
+}
