@@ -6,6 +6,7 @@ import io.jimflow.worker.dev.DevServerException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -44,8 +45,9 @@ public class WorkerApplication {
       app.addListeners(
           (ApplicationReadyEvent ready) -> printDevBanner(dev, ready));
     }
-    ConfigurableApplicationContext context = app.run(springArgs.toArray(String[]::new));
+    AtomicReference<ConfigurableApplicationContext> context = new AtomicReference<>();
     exitZeroOnTermination(context, devMode);
+    context.set(app.run(springArgs.toArray(String[]::new)));
   }
 
   /**
@@ -53,7 +55,7 @@ public class WorkerApplication {
    * shutdown within the grace period) and exit 0, where the JVM's default would exit 143.
    */
   private static void exitZeroOnTermination(
-      ConfigurableApplicationContext context, DevMode devMode) {
+      AtomicReference<ConfigurableApplicationContext> context, DevMode devMode) {
     for (String name : List.of("TERM", "INT")) {
       Signal.handle(
           new Signal(name),
@@ -61,7 +63,11 @@ public class WorkerApplication {
             Thread stopper =
                 new Thread(
                     () -> {
-                      context.close();
+                      // Still starting: Spring's own shutdown hook closes what exists so far.
+                      ConfigurableApplicationContext started = context.get();
+                      if (started != null) {
+                        started.close();
+                      }
                       if (devMode != null) {
                         devMode.close();
                       }
