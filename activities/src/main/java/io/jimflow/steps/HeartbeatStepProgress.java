@@ -21,7 +21,7 @@ public final class HeartbeatStepProgress implements StepProgress {
 
   public HeartbeatStepProgress(ActivityExecutionContext context) {
     this.context = context;
-    this.attempt = context.getInfo().getAttempt();
+    this.attempt = Math.max(1, context.getInfo().getAttempt());
     context
         .getHeartbeatDetails(StepHeartbeat.class)
         .ifPresent(

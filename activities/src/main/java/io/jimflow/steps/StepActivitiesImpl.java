@@ -43,7 +43,8 @@ public class StepActivitiesImpl implements StepActivities {
   @Override
   public StepRunResult runStep(StepRunRequest request) {
     ActivityExecutionContext context = Activity.getExecutionContext();
-    int attempt = context.getInfo().getAttempt();
+    // Attempts count from 1; the test environment reports 0.
+    int attempt = Math.max(1, context.getInfo().getAttempt());
     if (attempt > 1) {
       reportAttempt(context.getInfo(), context, request, attempt);
     }
