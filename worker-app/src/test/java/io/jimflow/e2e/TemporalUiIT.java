@@ -1,0 +1,317 @@
+package io.jimflow.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jimflow.client.JimflowClient;
+import io.jimflow.schedule.ExecutionResult;
+import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
+import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.StepDefinition;
+import io.jimflow.schedule.StepDefinition.ExecutableStep;
+import io.jimflow.schedule.StepDefinition.RetrySettings;
+import io.jimflow.schedule.StepHeartbeat;
+import io.jimflow.schedule.Trigger;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.workflow.v1.PendingActivityInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.common.converter.DefaultDataConverter;
+import java.io.File;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.TimeoutException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * What an operator sees of jimflow in the Temporal Web UI, checked in a real headless Chromium: the
+ * workflow list filtered by schedule, a running execution's step rail and heartbeat progress, a failed
+ * execution's failed step, and the schedule on the Schedules page. Screenshots land in {@code
+ * worker-app/target/ui-screenshots/} (docs/images/ holds copies).
+ *
+ * <p>Needs Debian's {@code chromium} and {@code chromium-driver}; without them the test is skipped,
+ * except under CI ({@code CI=true}), where that fails.
+ */
+@ExtendWith(TemporalDevServerExtension.class)
+class TemporalUiIT {
+
+  private static final Path CHROMIUM =
+      Path.of(System.getenv().getOrDefault("JIMFLOW_CHROMIUM", "/usr/bin/chromium"));
+  private static final Path CHROMEDRIVER =
+      Path.of(System.getenv().getOrDefault("JIMFLOW_CHROMEDRIVER", "/usr/bin/chromedriver"));
+  private static final Duration WAIT = Duration.ofSeconds(45);
+  private static final Initiator OPERATOR = new Initiator(InitiatorType.User, "ops", "Operator");
+  private static final String SCHEDULE_ID = "ui-nightly-sync";
+
+  private static WebDriver browser;
+  private static Path screenshots;
+
+  @BeforeAll
+  static void startBrowser() throws IOException {
+    boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    String missing =
+        "The Temporal UI test needs headless Chromium: install Debian's packages `chromium` and"
+            + " `chromium-driver` (apt-get install -y chromium chromium-driver), expected at "
+            + CHROMIUM
+            + " and "
+            + CHROMEDRIVER;
+    if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
+      throw new AssertionError(missing);
+    }
+    Assumptions.assumeTrue(present, missing);
+
+    // Both paths are given, so Selenium Manager has nothing to find; offline makes sure it fetches nothing.
+    System.setProperty("SE_OFFLINE", "true");
+    Path profile = Files.createTempDirectory("jimflow-chromium-");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,800",
+        "--user-data-dir=" + profile);
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(CHROMEDRIVER.toFile())
+            .usingAnyFreePort()
+            .build();
+    browser = new ChromeDriver(service, options);
+    browser.manage().window().setSize(new Dimension(1280, 800));
+    screenshots = Files.createDirectories(Path.of("target", "ui-screenshots").toAbsolutePath());
+  }
+
+  @AfterAll
+  static void stopBrowser() {
+    if (browser != null) {
+      browser.quit();
+    }
+  }
+
+  @Test
+  void anOperatorFindsRunningAndFailedExecutionsTheirStepsAndTheScheduleInTheTemporalUi(
+      E2eEnvironment env) throws Exception {
+    env.sharedWorker();
+    JimflowClient jimflow = new JimflowClient(env.client(), env.scheduleClient());
+    ScheduleDefinition nightly =
+        schedule(
+            step(0, "HR import", "count.sh", null, "400", "0.5"),
+            step(1, "Directory export", "count.sh", null, "2", "0.1"));
+    jimflow.applySchedules(List.of(nightly));
+    ScheduleDefinition failing =
+        schedule(
+            step(0, "HR import", "count.sh", null, "1", "0"),
+            step(1, "Directory export", "fail.sh", 1, "4", "directory unreachable"),
+            step(2, "Confirm", "count.sh", null, "1", "0"));
+
+    String failed = jimflow.startExecution(failing, OPERATOR, false);
+    String running = jimflow.startExecution(nightly, OPERATOR, false);
+    assertThat(jimflow.awaitResult(failed))
+        .extracting(ExecutionResult::status)
+        .isEqualTo(ExecutionStatus.Failed);
+    awaitHeartbeat(env, running, 3);
+    String ui = env.uiUrl() + "/namespaces/" + env.namespace();
+
+    // The list, filtered the way an operator types it into the filter box.
+    browser.get(
+        ui + "/workflows?query=" + encode("JimflowScheduleId=\"" + SCHEDULE_ID + "\""));
+    waitForText("list", running, failed);
+    screenshot("workflow-list");
+
+    // A running execution: the step rail in its current details, the step's progress in its heartbeat.
+    browser.get(ui + "/workflows/" + encode(running) + "/" + runId(env, running) + "/history");
+    // Each activity's summary names its step and what it runs.
+    waitForText("running", running, "HR import · executable count.sh");
+    clickText("User Metadata");
+    String page = waitForText("running", "HR import", "Running", "Step group 1 of 2");
+    assertThat(page).contains("Directory export").contains("Waiting");
+    screenshot("running-execution");
+    clickTab("pending-activities-tab");
+    page = waitForText("pending activity", "RunStep", "Heartbeat Details", "\"processed\"");
+    assertThat(page).contains("\"total\": 400");
+    screenshot("running-step-progress");
+
+    // A failed execution: the failure names the failed step and why.
+    browser.get(ui + "/workflows/" + encode(failed) + "/" + runId(env, failed) + "/history");
+    page = waitForText("failed", "Failed", "Directory export", "exited with code 4");
+    assertThat(page).contains("Stopped after step group 2 of 3");
+    screenshot("failed-execution");
+
+    // The Schedules page lists the schedule; its page shows the note.
+    browser.get(ui + "/schedules");
+    waitForText("schedules", SCHEDULE_ID);
+    screenshot("schedules");
+    browser.get(ui + "/schedules/" + encode(SCHEDULE_ID));
+    waitForText("schedule", SCHEDULE_ID, nightly.description());
+    screenshot("schedule");
+
+    jimflow.cancel(running);
+  }
+
+  private static ScheduleDefinition schedule(StepDefinition... steps) {
+    return new ScheduleDefinition(
+        SCHEDULE_ID,
+        "UI Nightly Sync",
+        "Imports HR and exports to the directory (Temporal UI test).",
+        true,
+        // Never fires during the test; the executions are manual runs.
+        new Trigger(List.of("0 3 1 1 *"), null, null, "UTC"),
+        FailurePolicy.STOP,
+        OverlapPolicy.SKIP,
+        null,
+        List.of(steps));
+  }
+
+  private static StepDefinition step(
+      int index, String name, String program, Integer attempts, String... args) {
+    return new StepDefinition(
+        index,
+        name,
+        null,
+        new ExecutableStep(program, List.of(args), null, null),
+        null,
+        Duration.ofMinutes(5),
+        attempts == null ? null : new RetrySettings(attempts, null, null),
+        // Short, so heartbeats (sent at most every 0.8 x this) reach the server while the test looks.
+        Duration.ofSeconds(2));
+  }
+
+  /** Waits until the page shows every text; returns the page's text. */
+  private static String waitForText(String what, String... texts) throws IOException {
+    Function<WebDriver, String> allShown =
+        driver -> {
+          String text = bodyText(driver);
+          for (String t : texts) {
+            if (!text.contains(t)) {
+              return null;
+            }
+          }
+          return text;
+        };
+    try {
+      return new WebDriverWait(browser, WAIT, Duration.ofMillis(500)).until(allShown);
+    } catch (TimeoutException e) {
+      screenshot("timeout-" + what);
+      Files.writeString(screenshots.resolve("timeout-" + what + ".txt"), bodyText(browser));
+      throw new AssertionError(
+          "The " + what + " page at " + browser.getCurrentUrl() + " did not show all of "
+              + List.of(texts) + " within " + WAIT + "; its text is in " + screenshots,
+          e);
+    }
+  }
+
+  /** The page's text, including its frames (the UI renders markdown details in one). */
+  private static String bodyText(WebDriver driver) {
+    StringBuilder text = new StringBuilder();
+    try {
+      text.append(driver.findElement(By.tagName("body")).getText());
+      for (WebElement frame : driver.findElements(By.tagName("iframe"))) {
+        driver.switchTo().frame(frame);
+        try {
+          text.append('\n').append(driver.findElement(By.tagName("body")).getText());
+        } finally {
+          driver.switchTo().defaultContent();
+        }
+      }
+    } catch (RuntimeException changedMeanwhile) {
+      // The page re-rendered while being read; the next poll reads it again.
+      driver.switchTo().defaultContent();
+    }
+    return text.toString();
+  }
+
+  private static void clickTab(String testId) {
+    WebElement tab =
+        new WebDriverWait(browser, WAIT)
+            .until(d -> d.findElement(By.cssSelector("[data-testid='" + testId + "']")));
+    tab.click();
+  }
+
+  private static void clickText(String text) {
+    new WebDriverWait(browser, WAIT)
+        .until(
+            d ->
+                d.findElement(
+                    By.xpath("//*[normalize-space(text())='" + text + "']")))
+        .click();
+  }
+
+  private static void screenshot(String name) throws IOException {
+    Files.writeString(screenshots.resolve(name + ".txt"), bodyText(browser));
+    File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+    Files.copy(shot.toPath(), screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  private static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static String runId(E2eEnvironment env, String workflowId) {
+    return env.client().newUntypedWorkflowStub(workflowId).describe().getExecution().getRunId();
+  }
+
+  private static void awaitHeartbeat(E2eEnvironment env, String workflowId, long processed)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      var described =
+          env.client()
+              .getWorkflowServiceStubs()
+              .blockingStub()
+              .describeWorkflowExecution(
+                  DescribeWorkflowExecutionRequest.newBuilder()
+                      .setNamespace(env.namespace())
+                      .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                      .build());
+      long seen =
+          described.getPendingActivitiesList().stream()
+              .filter(PendingActivityInfo::hasHeartbeatDetails)
+              .mapToLong(
+                  a ->
+                      DefaultDataConverter.STANDARD_INSTANCE
+                          .fromPayloads(
+                              0,
+                              Optional.of(a.getHeartbeatDetails()),
+                              StepHeartbeat.class,
+                              StepHeartbeat.class)
+                          .processed())
+              .max()
+              .orElse(0);
+      if (seen >= processed) {
+        return;
+      }
+      Thread.sleep(300);
+    }
+    throw new AssertionError(workflowId + ": no heartbeat reached " + processed + " in " + WAIT);
+  }
+}
