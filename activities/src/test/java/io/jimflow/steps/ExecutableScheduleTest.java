@@ -101,7 +101,7 @@ class ExecutableScheduleTest {
             org.assertj.core.groups.Tuple.tuple("fail on purpose", StepStatus.FailedWithError),
             org.assertj.core.groups.Tuple.tuple("count last", StepStatus.Complete));
     assertThat(result.steps().get(2).message()).contains("exited with code 4").contains("no target today");
-    assertThat(result.message()).contains("'fail on purpose' FailedWithError ('fail.sh' exited with code 4; output:)");
+    assertThat(result.message()).contains("'fail on purpose' FailedWithError ('fail.sh' exited with code 4: stderr: no target today)");
   }
 
   private void startWorker(Path executablesRoot) {

@@ -6,6 +6,7 @@ import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
+import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput;
@@ -159,8 +160,8 @@ public final class JimflowClient implements AutoCloseable {
                     .set(JimflowSearchAttributes.SCHEDULE_ID, definition.id())
                     .set(JimflowSearchAttributes.STATUS, ExecutionStatus.InProgress.name())
                     .build())
-            .setStaticSummary(
-                "Schedule " + definition.name() + ", run by " + initiator.type() + " " + initiator.name())
+            .setStaticSummary(ExecutionMetadata.summary(definition, initiator, TriggerKind.Manual))
+            .setStaticDetails(ExecutionMetadata.details(definition, initiator, TriggerKind.Manual))
             .build();
     WorkflowStub stub = workflows.newUntypedWorkflowStub(ScheduleExecutionWorkflow.TYPE, options);
     stub.start(new ScheduleExecutionInput(definition, initiator, TriggerKind.Manual, null));

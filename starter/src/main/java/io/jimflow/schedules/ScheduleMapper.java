@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput;
@@ -44,7 +45,7 @@ public final class ScheduleMapper {
    * Part of every fingerprint: raising it makes the next apply rewrite every schedule, which is
    * needed whenever this mapping itself changes.
    */
-  static final int MAPPING_VERSION = 1;
+  static final int MAPPING_VERSION = 2;
 
   private static final ObjectMapper CANONICAL =
       JsonMapper.builder()
@@ -89,9 +90,10 @@ public final class ScheduleMapper {
     if (definition.description() != null) {
       memo.put(NOTE_MEMO, definition.description());
     }
+    ScheduleExecutionInput input = scheduledInput(definition);
     return ScheduleActionStartWorkflow.newBuilder()
         .setWorkflowType(ScheduleExecutionWorkflow.TYPE)
-        .setArguments(scheduledInput(definition))
+        .setArguments(input)
         .setOptions(
             WorkflowOptions.newBuilder()
                 // Temporal appends the nominal start time, so each run's id is unique and readable.
@@ -103,8 +105,12 @@ public final class ScheduleMapper {
                         .set(JimflowSearchAttributes.STATUS, ExecutionStatus.InProgress.name())
                         .build())
                 .setMemo(memo)
-                .setStaticSummary("Schedule " + definition.name())
-                .setStaticDetails(note(definition))
+                .setStaticSummary(
+                    ExecutionMetadata.summary(
+                        definition, input.initiator(), TriggerKind.Scheduled))
+                .setStaticDetails(
+                    ExecutionMetadata.details(
+                        definition, input.initiator(), TriggerKind.Scheduled))
                 .build())
         .build();
   }

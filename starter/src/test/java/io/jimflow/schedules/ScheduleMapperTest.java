@@ -44,7 +44,10 @@ class ScheduleMapperTest {
         .isEqualTo("nightly");
     assertThat(action.getOptions().getTypedSearchAttributes().get(JimflowSearchAttributes.STATUS))
         .isEqualTo("InProgress");
-    assertThat(action.getOptions().getStaticSummary()).isEqualTo("Schedule Nightly HR Sync");
+    assertThat(action.getOptions().getStaticSummary()).isEqualTo("Nightly HR Sync · scheduled run");
+    assertThat(action.getOptions().getStaticDetails())
+        .contains("`nightly` · Nightly HR Sync")
+        .contains("**Trigger** Scheduled");
     assertThat(action.getOptions().getMemo())
         .containsEntry(ScheduleMapper.MANAGED_MEMO, true)
         .containsEntry(ScheduleMapper.NOTE_MEMO, "Imports HR every night.")

@@ -154,7 +154,12 @@ class TemporalUiIT {
     waitForText("running", running, "HR import · executable count.sh");
     clickText("User Metadata");
     String page = waitForText("running", "HR import", "Running", "Step group 1 of 2");
-    assertThat(page).contains("Directory export").contains("Waiting");
+    assertThat(page).contains("Directory export — Waiting");
+    // Summary and details, fixed at start: schedule, who started it and how, the planned steps.
+    assertThat(page)
+        .contains("UI Nightly Sync · manual run by User Operator")
+        .contains("Trigger Manual · Initiator User Operator (ops)")
+        .contains("1 · Directory export · executable count.sh");
     screenshot("running-execution");
     clickTab("pending-activities-tab");
     page = waitForText("pending activity", "RunStep", "Heartbeat Details", "\"processed\"");
@@ -163,7 +168,8 @@ class TemporalUiIT {
 
     // A failed execution: the failure names the failed step and why.
     browser.get(ui + "/workflows/" + encode(failed) + "/" + runId(env, failed) + "/history");
-    page = waitForText("failed", "Failed", "Directory export", "exited with code 4");
+    page = waitForText(
+            "failed", "Failed", "'Directory export' FailedWithError", "exited with code 4: stderr: directory unreachable");
     assertThat(page).contains("Stopped after step group 2 of 3");
     screenshot("failed-execution");
 
@@ -172,7 +178,7 @@ class TemporalUiIT {
     waitForText("schedules", SCHEDULE_ID);
     screenshot("schedules");
     browser.get(ui + "/schedules/" + encode(SCHEDULE_ID));
-    waitForText("schedule", SCHEDULE_ID, nightly.description());
+    waitForText("schedule", SCHEDULE_ID, "Notes\n" + nightly.description());
     screenshot("schedule");
 
     jimflow.cancel(running);
