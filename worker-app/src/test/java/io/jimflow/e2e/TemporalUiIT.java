@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.TimeoutException;
@@ -160,6 +161,7 @@ class TemporalUiIT {
         .contains("UI Nightly Sync · manual run by User Operator")
         .contains("Trigger Manual · Initiator User Operator (ops)")
         .contains("1 · Directory export · executable count.sh");
+    scrollTo("Summary");
     screenshot("running-execution");
     clickTab("pending-activities-tab");
     page = waitForText("pending activity", "RunStep", "Heartbeat Details", "\"processed\"");
@@ -260,6 +262,7 @@ class TemporalUiIT {
     WebElement tab =
         new WebDriverWait(browser, WAIT)
             .until(d -> d.findElement(By.cssSelector("[data-testid='" + testId + "']")));
+    ((JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView({block: 'center'});", tab);
     tab.click();
   }
 
@@ -270,6 +273,13 @@ class TemporalUiIT {
                 d.findElement(
                     By.xpath("//*[normalize-space(text())='" + text + "']")))
         .click();
+  }
+
+  private static void scrollTo(String text) {
+    WebElement element =
+        browser.findElement(By.xpath("//*[normalize-space(text())='" + text + "']"));
+    ((JavascriptExecutor) browser)
+        .executeScript("arguments[0].scrollIntoView({block: 'start'});", element);
   }
 
   private static void screenshot(String name) throws IOException {
