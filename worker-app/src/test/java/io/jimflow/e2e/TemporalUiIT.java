@@ -2,6 +2,7 @@ package io.jimflow.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jimflow.client.ExecutionSummary;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
@@ -183,7 +184,31 @@ class TemporalUiIT {
     waitForText("schedule", SCHEDULE_ID, "Notes\n" + nightly.description());
     screenshot("schedule");
 
+    // A scheduled run's id is the schedule id with the nominal start time appended by Temporal.
+    jimflow.triggerSchedule(SCHEDULE_ID);
+    String scheduled = awaitScheduledRun(jimflow);
+    assertThat(scheduled).matches(SCHEDULE_ID + "-\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+    browser.get(ui + "/workflows/" + encode(scheduled) + "/" + runId(env, scheduled) + "/user-metadata");
+    waitForText("scheduled run", scheduled, "UI Nightly Sync · scheduled run", "Trigger Scheduled");
+
     jimflow.cancel(running);
+    jimflow.cancel(scheduled);
+  }
+
+  private static String awaitScheduledRun(JimflowClient jimflow) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      Optional<String> id =
+          jimflow.listExecutions(SCHEDULE_ID, null, 10).stream()
+              .map(ExecutionSummary::workflowId)
+              .filter(w -> !w.contains("/manual/"))
+              .findFirst();
+      if (id.isPresent()) {
+        return id.get();
+      }
+      Thread.sleep(300);
+    }
+    throw new AssertionError("triggering " + SCHEDULE_ID + " started no run within " + WAIT);
   }
 
   private static ScheduleDefinition schedule(StepDefinition... steps) {
