@@ -39,6 +39,12 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
   @Override
   public RunResult run(RunInput input) {
     ActivityExecutionContext activity = Activity.getExecutionContext();
+    try {
+      activity.heartbeat(null);
+    } catch (ActivityWorkerShutdownException shuttingDown) {
+      // A worker keeps polling for a few seconds into its shutdown; it must not take new items then.
+      return RunResult.notClaimed();
+    }
     Optional<RunGrant> claimed = control.claim(input.guid(), input.token());
     if (claimed.isEmpty()) {
       log.info("work item {}: claim refused, the item was replaced or cancelled", input.guid());

@@ -342,6 +342,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   @Override
   public WorkItemView schedule(WorkItemSpec newSpec) {
     begin();
+    // Updates accepted in one workflow task run one after the other: check again what the validator saw.
+    validateSchedule(newSpec);
     WorkItemSpec s = newSpec.withDefaults();
     if (s.sameAs(spec)) {
       return show();
@@ -369,6 +371,7 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   @Override
   public WorkItemView changeStartTime(StartTimeChange change) {
     begin();
+    validateChangeStartTime(change);
     spec = spec.withStartTime(change.startTime());
     apply(WorkItemEvent.START_TIME_CHANGED, "start time " + change.startTime());
     changed = true;
@@ -386,6 +389,7 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   @Override
   public WorkItemView cancel(CancelRequest request) {
     begin();
+    validateCancel(request);
     String reason = request == null || request.reason() == null ? "cancelled" : request.reason();
     if (WorkItemLifecycle.isReplaceable(state)) {
       apply(WorkItemEvent.CANCEL_REQUESTED, reason);
@@ -410,6 +414,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
 
   @Override
   public RunGrant claimRun(RunClaim claim) {
+    // A replacement or cancel accepted in the same workflow task may have run first.
+    validateClaimRun(claim);
     apply(WorkItemEvent.RUN_CLAIMED, null);
     runStartedAt = now();
     return new RunGrant(spec.guid(), spec.kind(), instance, spec.stateJson());
