@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = JimflowCli.Version.class,
     description = "Schedules, executions and work items of jimflow, on Temporal.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, ItemsCommand.class})
 public class JimflowCli implements Runnable {
 
   public static final int OK = 0;
