@@ -222,8 +222,14 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       } else if (cause != null) {
         reason = cause.getMessage();
       }
-      if (attempts > 1 && stepStatus != StepStatus.Cancelled) {
-        reason = reason + " (after " + attempts + " attempts)";
+      if (attempts > 1 && stepStatus != StepStatus.Cancelled && reason != null) {
+        // On the first line, which is what the execution's message quotes.
+        int lineEnd = reason.indexOf('\n');
+        String suffix = " (after " + attempts + " attempts)";
+        reason =
+            lineEnd < 0
+                ? reason + suffix
+                : reason.substring(0, lineEnd) + suffix + reason.substring(lineEnd);
       }
     }
     if (board.finished(request.position(), stepStatus, attempts, now(), reason, null)
