@@ -259,6 +259,10 @@ class WorkItemWorkflowTest {
     h.schedule(h.spec("rec", state("recurring", "stopAfter", 3, "everySeconds", 3600), h.now()));
     h.awaitView("rec", v -> v.instance() == 2 && v.state() == WaitingForStart);
     assertThat(h.handler.runsOf("rec")).hasSize(1);
+    h.env.sleep(Duration.ofMinutes(61));
+    h.awaitView("rec", v -> v.instance() == 3 && v.state() == WaitingForStart);
+    assertThat(h.handler.runsOf("rec")).hasSize(2);
+    h.env.sleep(Duration.ofMinutes(61));
 
     WorkItemView end = h.result("rec");
 

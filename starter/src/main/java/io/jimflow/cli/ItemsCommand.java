@@ -1,8 +1,7 @@
 package io.jimflow.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.jimflow.client.JimflowClient;
 import io.jimflow.workitem.WorkItemClient;
 import io.jimflow.workitem.WorkItemRefusedException;
 import io.jimflow.workitem.WorkItemSpec;
@@ -10,11 +9,7 @@ import io.jimflow.workitem.WorkItemState;
 import io.jimflow.workitem.WorkItemSummary;
 import io.jimflow.workitem.WorkItemTransition;
 import io.jimflow.workitem.WorkItemView;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowNotFoundException;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -23,8 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -51,78 +44,29 @@ public class ItemsCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(
-      names = "--address",
-      description = "Temporal frontend host:port (default: $TEMPORAL_ADDRESS or localhost:7233).")
-  String address;
-
-  @Option(names = "--namespace", description = "Temporal namespace (default: $TEMPORAL_NAMESPACE or default).")
-  String namespace;
-
-  private final Supplier<WorkItemClient> clientFactory;
-
-  public ItemsCommand() {
-    this.clientFactory = null;
-  }
-
-  /** For tests and embedding: every subcommand uses this client instead of connecting itself. */
-  public ItemsCommand(Supplier<WorkItemClient> clientFactory) {
-    this.clientFactory = clientFactory;
-  }
-
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand");
   }
 
-  WorkItemClient client() {
-    if (clientFactory != null) {
-      return clientFactory.get();
-    }
-    String target = address != null ? address : envOr("TEMPORAL_ADDRESS", "localhost:7233");
-    String ns = namespace != null ? namespace : envOr("TEMPORAL_NAMESPACE", "default");
-    WorkflowServiceStubs service =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
-    return new WorkItemClient(
-        WorkflowClient.newInstance(
-            service, WorkflowClientOptions.newBuilder().setNamespace(ns).build()));
-  }
+  static final ObjectMapper JSON = Json.mapper();
 
-  private static String envOr(String name, String fallback) {
-    String v = System.getenv(name);
-    return v == null || v.isBlank() ? fallback : v;
-  }
+  /** Shared plumbing of the subcommands: the item client, and refusals → exit code 2. */
+  abstract static class ItemSubcommand extends ClientCommand {
 
-  static final ObjectMapper JSON =
-      new ObjectMapper()
-          .registerModule(new JavaTimeModule())
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
-          .enable(SerializationFeature.INDENT_OUTPUT);
-
-  /** Shared plumbing of the subcommands: the parent's client, output, and error → exit code. */
-  abstract static class ItemSubcommand implements Callable<Integer> {
-    @CommandLine.ParentCommand ItemsCommand parent;
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-    PrintWriter out() {
-      return spec.commandLine().getOut();
-    }
-
-    PrintWriter err() {
-      return spec.commandLine().getErr();
+    ItemSubcommand(ClientFactory clients) {
+      super(clients);
     }
 
     @Override
-    public Integer call() throws Exception {
+    final int run(JimflowClient client) throws Exception {
       try {
-        return execute(parent.client());
-      } catch (WorkItemRefusedException | IllegalArgumentException e) {
-        err().println(e.getMessage());
+        return execute(client.workItems());
+      } catch (WorkItemRefusedException e) {
+        err().println("jimflow: " + e.getMessage());
         return JimflowCli.BAD_INPUT;
       } catch (WorkflowNotFoundException e) {
-        err().println("no work item with guid " + e.getExecution().getWorkflowId());
+        err().println("jimflow: no work item with guid " + e.getExecution().getWorkflowId());
         return JimflowCli.BAD_INPUT;
       }
     }
@@ -145,6 +89,10 @@ public class ItemsCommand implements Runnable {
 
   @Command(name = "schedule", description = "Schedule an item, or replace the not-yet-started item with the same guid.")
   static final class Schedule extends ItemSubcommand {
+    public Schedule(ClientFactory clients) {
+      super(clients);
+    }
+
     @Option(names = "--guid", required = true, description = "The item's InstanceGuid.")
     String guid;
 
@@ -226,6 +174,10 @@ public class ItemsCommand implements Runnable {
 
   @Command(name = "start-time", description = "Move a planned item's start in place (also wakes a suspended item).")
   static final class StartTime extends ItemSubcommand {
+    public StartTime(ClientFactory clients) {
+      super(clients);
+    }
+
     @Parameters(index = "0", description = "The item's guid.")
     String guid;
 
@@ -243,6 +195,10 @@ public class ItemsCommand implements Runnable {
 
   @Command(name = "cancel", description = "Cancel an item: removed before its start, asked to end while running.")
   static final class Cancel extends ItemSubcommand {
+    public Cancel(ClientFactory clients) {
+      super(clients);
+    }
+
     @Parameters(index = "0", description = "The item's guid.")
     String guid;
 
@@ -260,6 +216,10 @@ public class ItemsCommand implements Runnable {
 
   @Command(name = "show", description = "State, category, instance count and the full transition log.")
   static final class Show extends ItemSubcommand {
+    public Show(ClientFactory clients) {
+      super(clients);
+    }
+
     @Parameters(index = "0", description = "The item's guid.")
     String guid;
 
@@ -273,6 +233,10 @@ public class ItemsCommand implements Runnable {
 
   @Command(name = "list", description = "Items by state and/or kind (the current instance of each).")
   static final class ListItems extends ItemSubcommand {
+    public ListItems(ClientFactory clients) {
+      super(clients);
+    }
+
     @Option(names = "--state", description = "One of the 22 states, e.g. Running, Queued, Finished.")
     WorkItemState state;
 

@@ -8,7 +8,8 @@ import io.jimflow.workitem.FinishedInput;
 import io.jimflow.workitem.RunInput;
 import io.jimflow.workitem.RunResult;
 import io.jimflow.workitem.WorkItemActivities;
-import io.jimflow.workitem.WorkItemClient;
+import io.jimflow.client.JimflowClient;
+import io.temporal.client.schedules.ScheduleClient;
 import io.jimflow.workitem.WorkItemWorkflowImpl;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -49,16 +50,12 @@ class ItemsCommandTest {
               public void finished(FinishedInput input) {}
             });
     env.start();
-    WorkItemClient client = new WorkItemClient(env.getWorkflowClient());
-    cli = new CommandLine(new JimflowCli(), new CommandLine.IFactory() {
-      @Override
-      public <K> K create(Class<K> cls) throws Exception {
-        if (cls == ItemsCommand.class) {
-          return cls.cast(new ItemsCommand(() -> client));
-        }
-        return CommandLine.defaultFactory().create(cls);
-      }
-    });
+    cli =
+        JimflowCli.commandLine(
+            settings ->
+                new JimflowClient(
+                    env.getWorkflowClient(),
+                    ScheduleClient.newInstance(env.getWorkflowServiceStubs())));
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
   }
@@ -122,7 +119,7 @@ class ItemsCommandTest {
     assertThat(err.toString()).contains("give exactly one of --start and --suspended");
 
     assertThat(cli.execute("items", "show", "nobody")).isEqualTo(2);
-    assertThat(err.toString()).contains("no work item with guid nobody");
+    assertThat(err.toString()).contains("jimflow: no work item with guid nobody");
   }
 
   @Test

@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * every chunk: interruptible at any chunk boundary and resumable by a restarted instance.
  *
  * <p>State: {@code {"path": "...", "chunkLines": 1000, "offset": 0, "lines": 0, "hash": …,
- * "pauseMillis": 0, "resultPath": null}}. When {@code resultPath} is set, WorkItemFinished writes the
- * result there as JSON.
+ * "pauseMillis": 0, "resultPath": null}}. When {@code resultPath} is set, WorkItemFinished appends the
+ * result there as one JSON line; {@code resumedFrom} records the offset the latest instance started at.
  */
 public final class LineCountHandler implements WorkItemHandler {
 
@@ -51,7 +51,8 @@ public final class LineCountHandler implements WorkItemHandler {
       Long hash,
       long pauseMillis,
       String resultPath,
-      boolean complete) {
+      boolean complete,
+      Long resumedFrom) {
 
     int chunk() {
       return chunkLines == null || chunkLines <= 0 ? 1000 : chunkLines;
@@ -73,6 +74,9 @@ public final class LineCountHandler implements WorkItemHandler {
     if (state.path() == null) {
       throw new IllegalArgumentException("line-count item " + context.guid() + ": state has no 'path'");
     }
+    state =
+        new State(state.path(), state.chunkLines(), state.offset(), state.lines(), state.hash(),
+            state.pauseMillis(), state.resultPath(), state.complete(), state.offset());
     Path file = Path.of(state.path());
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       channel.position(state.offset());
@@ -119,7 +123,8 @@ public final class LineCountHandler implements WorkItemHandler {
     if (eof && sinceNewline > 0) {
       lines++; // a last line without a trailing newline still counts
     }
-    return new State(s.path(), s.chunkLines(), offset, lines, hash, s.pauseMillis(), s.resultPath(), eof);
+    return new State(
+        s.path(), s.chunkLines(), offset, lines, hash, s.pauseMillis(), s.resultPath(), eof, s.resumedFrom());
   }
 
   @Override
@@ -143,6 +148,7 @@ public final class LineCountHandler implements WorkItemHandler {
       result.put("bytes", state.offset());
       result.put("fnv1a64", Long.toHexString(state.hashOrStart()));
       result.put("complete", state.complete());
+      result.put("resumedFrom", state.resumedFrom());
       Files.writeString(
           Path.of(state.resultPath()),
           json.writeValueAsString(result) + "\n",
