@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jimflow.workitem.WorkItemClient;
 import io.jimflow.workitem.WorkItemSpec;
 import io.jimflow.workitem.WorkItemState;
+import io.jimflow.workitem.WorkItemSummary;
 import io.jimflow.workitem.WorkItemTransition;
 import io.jimflow.workitem.WorkItemView;
 import io.temporal.client.WorkflowClient;
@@ -70,6 +71,21 @@ class WorkItemLifecycleIT {
     long savedAt = finished.get(0).path("bytes").asLong();
     assertThat(savedAt).isPositive().isLessThan(Files.size(data));
     assertCompleteAndResumedFrom(finished.get(1), data, savedAt);
+    // Visibility lags a moment behind; the finished item is listed by state and by kind.
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    List<WorkItemSummary> listed = items.list(WorkItemState.Finished, "line-count");
+    while (listed.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      listed = items.list(WorkItemState.Finished, "line-count");
+    }
+    assertThat(listed)
+        .singleElement()
+        .satisfies(
+            i -> {
+              assertThat(i.guid()).isEqualTo("count-shutdown");
+              assertThat(i.status()).isEqualTo("Completed");
+            });
+    assertThat(items.list(WorkItemState.Running, null)).isEmpty();
   }
 
   @Test
