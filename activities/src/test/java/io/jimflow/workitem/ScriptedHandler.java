@@ -81,6 +81,15 @@ final class ScriptedHandler implements WorkItemHandler {
         }
         throw new IllegalStateException("never asked to finish");
       }
+      case "successorWhenAsked" -> {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline && !context.shouldFinish()) {
+          s.put("step", s.path("step").asInt() + 1);
+          context.saveProgress(s.toString());
+          Thread.sleep(20);
+        }
+        return WorkItemRunOutcome.successorAt(clock.get().plus(Duration.ofHours(1)), s.toString());
+      }
       case "ignore" -> {
         // Keeps saving progress but never looks at shouldFinish: ends only when abandoned.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);

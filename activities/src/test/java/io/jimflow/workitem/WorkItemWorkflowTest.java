@@ -332,4 +332,69 @@ class WorkItemWorkflowTest {
     var ended = h.client.newUntypedWorkflowStub("sa").describe().getTypedSearchAttributes();
     assertThat(ended.get(io.jimflow.common.JimflowSearchAttributes.WORK_ITEM_STATE)).isEqualTo("Finished");
   }
+
+  @Test
+  void anItemAskedToFinishByItsMaxRunTimeMayPlanASuccessorInsteadOfTimingOut() {
+    h.schedule(
+        h.spec("plan", state("successorWhenAsked"), h.now())
+            .withRunTimes(Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofSeconds(10)));
+    WorkItemView waiting = h.awaitView("plan", v -> v.instance() == 2 && v.state() == WaitingForStart);
+    h.item("plan").cancel(new CancelRequest("enough"));
+
+    WorkItemView end = h.result("plan");
+
+    assertThat(states(end))
+        .containsExactly(
+            WaitingForStart, Queued, Running, CancellingBySystem, Reschedule,
+            WaitingForStart, Removing, Removed);
+    assertThat(waiting.restartsUsed()).isZero();
+    assertThat(h.handler.finishedOf("plan"))
+        .extracting(WorkItemFinishedContext::finalState, WorkItemFinishedContext::restartFollows)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(Reschedule, true),
+            org.assertj.core.groups.Tuple.tuple(Removed, false));
+  }
+
+  @Test
+  void aCancelledItemThatIgnoresTheRequestIsKilledAfterTheGracePeriod() {
+    h.schedule(
+        h.spec("deaf", state("ignore"), h.now())
+            .withRunTimes(Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofSeconds(2)));
+    h.awaitState("deaf", Running);
+    h.item("deaf").cancel(new CancelRequest("stop"));
+
+    WorkItemView end = h.result("deaf");
+
+    assertThat(states(end)).containsExactly(WaitingForStart, Queued, Running, CancellingByUser, Killed);
+    assertThat(h.handler.finishedOf("deaf")).singleElement()
+        .satisfies(f -> assertThat(f.finalState()).isEqualTo(Killed));
+  }
+
+  @Test
+  void changingTheStartTimeOfAnItemWaitingForItsPredecessorMakesItWaitForTheNewTime() {
+    h.schedule(h.spec("before", state("untilAsked"), h.now()));
+    h.awaitState("before", Running);
+    h.schedule(h.spec("after", state("complete"), h.now()).withPredecessor("before"));
+    h.awaitState("after", WaitingForPredecessor);
+
+    WorkItemView moved = h.item("after").changeStartTime(new StartTimeChange(h.now().plus(Duration.ofDays(1))));
+
+    assertThat(moved.state()).isEqualTo(WaitingForStart);
+    assertThat(states(moved)).containsExactly(WaitingForStart, WaitingForPredecessor, WaitingForStart);
+    h.item("before").cancel(new CancelRequest("done"));
+    h.item("after").cancel(new CancelRequest("done"));
+    assertThat(h.result("after").state()).isEqualTo(Removed);
+  }
+
+  @Test
+  void aRunWithReplacementClaimCancelAndSupervisionReplaysDeterministically() throws Exception {
+    h.schedule(h.spec("rp", state("untilAsked", "version", 1), h.now().plus(Duration.ofMinutes(5))));
+    h.schedule(h.spec("rp", state("untilAsked", "version", 2), h.now()));
+    h.awaitState("rp", Running);
+    h.item("rp").cancel(new CancelRequest("replay me"));
+    h.result("rp");
+
+    io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(
+        h.client.fetchHistory("rp"), WorkItemWorkflowImpl.class);
+  }
 }

@@ -38,6 +38,12 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   /** The server's hard bound lies this far behind max run time + grace, so the workflow's own kill comes first. */
   static final Duration HARD_BOUND_MARGIN = Duration.ofSeconds(10);
 
+  /**
+   * The most log entries a restart carries on: a recurring item restarts without end, and the log
+   * travels in every continue-as-new input, which Temporal limits in size.
+   */
+  static final int MAX_CARRIED_LOG = 1000;
+
   private static final Logger log = Workflow.getLogger(WorkItemWorkflowImpl.class);
 
   private final int instance;
@@ -268,8 +274,31 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     }
     Workflow.await(Workflow::isEveryHandlerFinished);
     WorkItemSpec next = spec.withState(savedState).withStartTime(nextStart);
-    Workflow.continueAsNew(new WorkItemInput(next, instance + 1, restartsUsed, transitions));
+    Workflow.continueAsNew(new WorkItemInput(next, instance + 1, restartsUsed, carriedLog()));
     throw new IllegalStateException("unreachable: continued as new");
+  }
+
+  private List<WorkItemTransition> carriedLog() {
+    return carried(transitions, MAX_CARRIED_LOG);
+  }
+
+  /** The log a restart carries on: all of it, or its newest {@code max - 1} entries after a note. */
+  static List<WorkItemTransition> carried(List<WorkItemTransition> all, int max) {
+    if (all.size() <= max) {
+      return all;
+    }
+    List<WorkItemTransition> kept = new ArrayList<>(all.subList(all.size() - max + 1, all.size()));
+    WorkItemTransition first = kept.get(0);
+    int dropped = all.size() - kept.size();
+    kept.add(
+        0,
+        new WorkItemTransition(
+            first.instance(),
+            first.from(),
+            first.from(),
+            first.at(),
+            dropped + " earlier log entries dropped; the earlier runs' histories still hold them"));
+    return kept;
   }
 
   private Duration jittered(Duration delay) {
