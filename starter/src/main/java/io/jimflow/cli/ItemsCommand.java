@@ -120,8 +120,8 @@ public class ItemsCommand implements Runnable {
     @Option(names = "--grace", description = "Grace period after should-finish, ISO duration (default PT1M).")
     String grace;
 
-    @Option(names = "--max-restarts", defaultValue = "-1", description = "Timeout/error retries (default 3).")
-    int maxRestarts;
+    @Option(names = "--max-restarts", description = "Timeout/error retries (default 3).")
+    Integer maxRestarts;
 
     @Option(names = "--retry-delay", description = "ISO duration (default PT10S), plus a small jitter.")
     String retryDelay;
@@ -135,15 +135,26 @@ public class ItemsCommand implements Runnable {
     @Option(names = "--json", description = "Print the item as JSON.")
     boolean json;
 
+    private WorkItemSpec item;
+
+    /** Everything is checked before connecting, so a wrong option never reaches the server. */
     @Override
-    int execute(WorkItemClient client) throws Exception {
+    Integer checkInput() {
       if (suspended == (start != null)) {
         throw new IllegalArgumentException("give exactly one of --start and --suspended");
       }
       if (stateJson != null && stateFile != null) {
         throw new IllegalArgumentException("give at most one of --state and --state-file");
       }
-      String state = stateFile != null ? Files.readString(stateFile) : stateJson;
+      if (maxRestarts != null && maxRestarts < 0) {
+        throw new IllegalArgumentException("--max-restarts: must be 0 or more, was " + maxRestarts);
+      }
+      String state;
+      try {
+        state = stateFile != null ? Files.readString(stateFile) : stateJson;
+      } catch (IOException e) {
+        throw new IllegalArgumentException(stateFile + ": cannot be read (" + e.getMessage() + ")");
+      }
       if (state != null) {
         try {
           JSON.readTree(state);
@@ -154,20 +165,30 @@ public class ItemsCommand implements Runnable {
                   + e.getMessage().lines().findFirst().orElse(""));
         }
       }
-      WorkItemSpec s =
+      item =
           new WorkItemSpec(
-              guid,
-              kind,
-              state,
-              suspended ? null : parseStart("--start", start),
-              duration("--expected-run-time", expectedRunTime),
-              duration("--max-run-time", maxRunTime),
-              duration("--grace", grace),
-              maxRestarts,
-              duration("--retry-delay", retryDelay),
-              duration("--heartbeat-timeout", heartbeatTimeout),
-              predecessor);
-      print(client.schedule(s), json);
+                  guid,
+                  kind,
+                  state,
+                  suspended ? null : parseStart("--start", start),
+                  duration("--expected-run-time", expectedRunTime),
+                  duration("--max-run-time", maxRunTime),
+                  duration("--grace", grace),
+                  maxRestarts == null ? WorkItemSpec.DEFAULT : maxRestarts,
+                  duration("--retry-delay", retryDelay),
+                  duration("--heartbeat-timeout", heartbeatTimeout),
+                  predecessor)
+              .withDefaults();
+      List<String> problems = item.problems();
+      if (!problems.isEmpty()) {
+        throw new IllegalArgumentException("work item " + guid + ": " + String.join("; ", problems));
+      }
+      return null;
+    }
+
+    @Override
+    int execute(WorkItemClient client) throws Exception {
+      print(client.schedule(item), json);
       return JimflowCli.OK;
     }
   }

@@ -129,4 +129,27 @@ class ItemsCommandTest {
     env.getWorkflowClient().newUntypedWorkflowStub("cli-4").getResult(Object.class);
     assertThat(cli.execute("items", "start-time", "cli-4", "now")).isEqualTo(2);
   }
+
+  @Test
+  void aWrongOptionIsReportedWithoutConnecting() {
+    CommandLine offline =
+        JimflowCli.commandLine(
+            settings -> {
+              throw new AssertionError("must not connect for bad input");
+            });
+    StringWriter offlineErr = new StringWriter();
+    offline.setErr(new PrintWriter(offlineErr, true));
+
+    int code =
+        offline.execute(
+            "items", "schedule", "--guid", "x", "--kind", "k", "--start", "now", "--max-restarts", "-5");
+    assertThat(
+            offline.execute(
+                "items", "schedule", "--guid", "x", "--kind", "k", "--start", "now", "--grace", "PT0S"))
+        .isEqualTo(2);
+    assertThat(offlineErr.toString()).contains("work item x: gracePeriod: must be a positive duration, was PT0S");
+
+    assertThat(code).isEqualTo(2);
+    assertThat(offlineErr.toString()).contains("--max-restarts: must be 0 or more, was -5");
+  }
 }

@@ -19,7 +19,8 @@ import java.util.Objects;
  * @param expectedRunTime how long a run normally takes; orders the queue (see docs/work-items.md)
  * @param maxRunTime after this the item receives WorkItemShouldFinish and becomes CancellingBySystem
  * @param gracePeriod how long an item may take to end after WorkItemShouldFinish before it is Killed
- * @param maxRestarts MaxNumberOfRestarts: how many timeout and error retries the item gets
+ * @param maxRestarts MaxNumberOfRestarts: how many timeout and error retries the item gets; {@link
+ *     #DEFAULT} (-1) for the default
  * @param retryDelay the delay before a timeout or error retry; a small random jitter is added
  * @param heartbeatTimeout how soon a crashed worker is noticed (then Aborted → AbortedRestart)
  * @param predecessorGuid an item that must reach a final state before this one may start; may be null
@@ -37,6 +38,9 @@ public record WorkItemSpec(
     Duration heartbeatTimeout,
     String predecessorGuid) {
 
+  /** The {@code maxRestarts} value that {@link #withDefaults()} replaces by the default. */
+  public static final int DEFAULT = -1;
+
   public static final Duration DEFAULT_EXPECTED_RUN_TIME = Duration.ofMinutes(1);
   public static final Duration DEFAULT_MAX_RUN_TIME = Duration.ofHours(1);
   public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofMinutes(1);
@@ -46,11 +50,11 @@ public record WorkItemSpec(
 
   /** A spec with every optional field at its default; set the rest with the {@code with…} methods. */
   public static WorkItemSpec of(String guid, String kind, String stateJson, Instant startTime) {
-    return new WorkItemSpec(guid, kind, stateJson, startTime, null, null, null, -1, null, null, null)
+    return new WorkItemSpec(guid, kind, stateJson, startTime, null, null, null, DEFAULT, null, null, null)
         .withDefaults();
   }
 
-  /** This spec with null durations, a negative restart count and a null state replaced by defaults. */
+  /** This spec with null durations, restart count {@link #DEFAULT} and a null state replaced by defaults. */
   public WorkItemSpec withDefaults() {
     return new WorkItemSpec(
         guid,
@@ -60,7 +64,7 @@ public record WorkItemSpec(
         expectedRunTime == null ? DEFAULT_EXPECTED_RUN_TIME : expectedRunTime,
         maxRunTime == null ? DEFAULT_MAX_RUN_TIME : maxRunTime,
         gracePeriod == null ? DEFAULT_GRACE_PERIOD : gracePeriod,
-        maxRestarts < 0 ? DEFAULT_MAX_RESTARTS : maxRestarts,
+        maxRestarts == DEFAULT ? DEFAULT_MAX_RESTARTS : maxRestarts,
         retryDelay == null ? DEFAULT_RETRY_DELAY : retryDelay,
         heartbeatTimeout == null ? DEFAULT_HEARTBEAT_TIMEOUT : heartbeatTimeout,
         predecessorGuid);
