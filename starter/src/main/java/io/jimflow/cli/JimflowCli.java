@@ -12,6 +12,15 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = JimflowCli.Version.class,
     description = "Schedules, executions and work items of jimflow, on Temporal.",
+    footer = {
+      "",
+      "Run it locally:",
+      "  ./jimflow dev   start the embedded Temporal dev server and a worker;",
+      "                  Temporal UI on http://localhost:8233",
+      "",
+      "Exit codes: 0 success, 1 the work ran and ended badly, 2 bad input or usage.",
+      "Server: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE."
+    },
     subcommands = {
       CommandLine.HelpCommand.class,
       SchedulesCommand.class,
