@@ -14,7 +14,7 @@ import java.util.Map;
 public record ConnectionSettings(
     String address, String namespace, Path tlsCert, Path tlsKey, String apiKey) {
 
-  public static final String DEFAULT_ADDRESS = "localhost:7233";
+  public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
   public static final String DEFAULT_NAMESPACE = "default";
 
   public ConnectionSettings {

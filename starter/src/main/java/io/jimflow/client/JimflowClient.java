@@ -272,17 +272,17 @@ public final class JimflowClient implements AutoCloseable {
   }
 
   public void pauseSchedule(String scheduleId) {
-    handle(scheduleId).pause("paused with jimflow");
+    onSchedule(scheduleId, h -> h.pause("paused with jimflow"));
   }
 
   public void resumeSchedule(String scheduleId) {
-    handle(scheduleId).unpause("resumed with jimflow");
+    onSchedule(scheduleId, h -> h.unpause("resumed with jimflow"));
   }
 
   /** Starts the schedule's action now, subject to its overlap policy (skip drops it while one runs). */
   public void triggerSchedule(String scheduleId) {
     ScheduleDescription description = describeSchedule(scheduleId);
-    handle(scheduleId).trigger(description.getSchedule().getPolicy().getOverlap());
+    onSchedule(scheduleId, h -> h.trigger(description.getSchedule().getPolicy().getOverlap()));
   }
 
   /**
@@ -293,10 +293,13 @@ public final class JimflowClient implements AutoCloseable {
     if (!from.isBefore(to)) {
       throw new IllegalArgumentException("backfill needs from before to");
     }
-    handle(scheduleId)
-        .backfill(
-            List.of(
-                new ScheduleBackfill(from, to, ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_BUFFER_ALL)));
+    onSchedule(
+        scheduleId,
+        h ->
+            h.backfill(
+                List.of(
+                    new ScheduleBackfill(
+                        from, to, ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_BUFFER_ALL))));
   }
 
   /**
@@ -310,7 +313,7 @@ public final class JimflowClient implements AutoCloseable {
       throw new IllegalArgumentException(
           "schedule " + scheduleId + " was not created by jimflow; not deleting it without --force");
     }
-    handle(scheduleId).delete();
+    onSchedule(scheduleId, ScheduleHandle::delete);
   }
 
   @Override
@@ -460,19 +463,23 @@ public final class JimflowClient implements AutoCloseable {
   }
 
   private ScheduleDescription describeSchedule(String scheduleId) {
+    ScheduleDescription[] described = new ScheduleDescription[1];
+    onSchedule(scheduleId, h -> described[0] = h.describe());
+    return described[0];
+  }
+
+  /** Acts on a schedule, turning "no such schedule" into a {@link NotFoundException}. */
+  private void onSchedule(String scheduleId, java.util.function.Consumer<ScheduleHandle> action) {
     try {
-      return handle(scheduleId).describe();
-    } catch (io.temporal.client.schedules.ScheduleException e) {
-      if (e.getCause() instanceof StatusRuntimeException s
+      action.accept(schedules.getHandle(scheduleId));
+    } catch (io.temporal.client.schedules.ScheduleException | StatusRuntimeException e) {
+      Throwable status = e instanceof StatusRuntimeException ? e : e.getCause();
+      if (status instanceof StatusRuntimeException s
           && s.getStatus().getCode() == Status.Code.NOT_FOUND) {
         throw new NotFoundException("no schedule with id " + scheduleId);
       }
       throw e;
     }
-  }
-
-  private ScheduleHandle handle(String scheduleId) {
-    return schedules.getHandle(scheduleId);
   }
 
   private static WorkflowServiceStubsOptions stubOptions(ConnectionSettings settings) {

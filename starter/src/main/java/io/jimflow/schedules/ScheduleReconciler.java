@@ -15,7 +15,8 @@ public final class ScheduleReconciler {
   /** What {@link #apply} would do now; changes nothing. */
   public SchedulePlan plan(List<ScheduleDefinition> definitions) {
     List<DesiredSchedule> desired = definitions.stream().map(ScheduleMapper::desired).toList();
-    return SchedulePlanner.plan(desired, store.deployed());
+    return SchedulePlanner.plan(
+        desired, store.deployed(desired.stream().map(DesiredSchedule::id).toList()));
   }
 
   /**

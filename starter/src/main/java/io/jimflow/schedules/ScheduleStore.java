@@ -8,8 +8,13 @@ import java.util.List;
  */
 public interface ScheduleStore {
 
-  /** Every schedule of the namespace, managed or not. */
-  List<DeployedSchedule> deployed();
+  /**
+   * Every schedule of the namespace, managed or not.
+   *
+   * @param ids schedules to look up directly as well: listings may lag a moment behind a create, and
+   *     a plan must not offer to create a schedule that already exists
+   */
+  List<DeployedSchedule> deployed(java.util.Collection<String> ids);
 
   void create(DesiredSchedule schedule);
 

@@ -13,7 +13,7 @@ class ConnectionSettingsTest {
   void withoutAnythingSetItTargetsTheLocalDevServer() {
     ConnectionSettings settings = ConnectionSettings.fromEnvironment(Map.of());
 
-    assertThat(settings.address()).isEqualTo("localhost:7233");
+    assertThat(settings.address()).isEqualTo("127.0.0.1:7233");
     assertThat(settings.namespace()).isEqualTo("default");
     assertThat(settings.tlsCert()).isNull();
     assertThat(settings.apiKey()).isNull();

@@ -133,7 +133,7 @@ class SchedulePlannerTest {
             ScheduleMapper.desired(definitions(scripts(false)).get(0)),
             ScheduleMapper.desired(definitions(other()).get(0)));
 
-    SchedulePlan plan = SchedulePlanner.plan(desired, store.deployed());
+    SchedulePlan plan = SchedulePlanner.plan(desired, store.deployed(List.of()));
 
     assertThat(plan.changes()).extracting(Change::kind)
         .containsExactly(SchedulePlan.Kind.CREATE, SchedulePlan.Kind.UPDATE, SchedulePlan.Kind.DELETE);
@@ -176,7 +176,7 @@ class SchedulePlannerTest {
     int writes;
 
     @Override
-    public List<DeployedSchedule> deployed() {
+    public List<DeployedSchedule> deployed(java.util.Collection<String> ids) {
       return new ArrayList<>(schedules.values());
     }
 
