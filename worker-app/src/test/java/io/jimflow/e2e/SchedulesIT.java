@@ -113,6 +113,11 @@ class SchedulesIT {
         .contains("- delete e2e-apply-manual");
     assertThat(cli("schedules", "plan", "-f", file.toString()).out).contains("No changes");
 
+    Cli shipped =
+        cli("schedules", "plan", "-f", env.projectHome().resolve("config/schedules.yaml").toString());
+    assertThat(shipped.exit).as(shipped.err).isZero();
+    assertThat(shipped.out).contains("+ create nightly-hr-sync", "+ create script-demo");
+
     Cli list = cli("schedules", "list", "--json");
     JsonNode listed = find(JSON.readTree(list.out).get("schedules"), "id", "e2e-apply-nightly");
     assertThat(listed.get("paused").asBoolean()).isFalse();
@@ -159,6 +164,12 @@ class SchedulesIT {
       ExecutionResult result = client.awaitResult(firstRun);
       assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
       assertThat(result.scheduleId()).isEqualTo(id);
+      assertThat(env.client().newUntypedWorkflowStub(firstRun).describe().getStaticSummary())
+          .isEqualTo("Schedule Every five seconds");
+      awaitTrue(
+          () -> client.listExecutions(id, ExecutionStatus.Complete, 10).stream()
+              .anyMatch(e -> e.workflowId().equals(firstRun)),
+          "the scheduled run is found by its JimflowScheduleId and status");
     }
 
     assertThat(cli("schedules", "pause", id).out).contains("Paused " + id);
@@ -207,6 +218,14 @@ class SchedulesIT {
     awaitTrue(() -> describe(id).getInfo().getNumActions() == 2, "the backfill ran the missed start");
     assertThat(describe(id).getInfo().getRecentActions())
         .anySatisfy(a -> assertThat(a.getScheduledAt()).isEqualTo(Instant.parse("2025-01-01T03:00:00Z")));
+
+    JsonNode listed = find(JSON.readTree(cli("schedules", "list", "--json").out).get("schedules"), "id", id);
+    assertThat(listed.get("lastRunAt").asText()).isNotEmpty();
+    assertThat(listed.get("trigger").asText()).isEqualTo("cron \"0 3 1 1 *\"");
+
+    Cli fromDeployed = cli("run", id, "--wait");
+    assertThat(fromDeployed.exit).as("a manual run of the deployed definition").isZero();
+    assertThat(fromDeployed.out).startsWith(id + "/manual/").contains("[0] Count: Complete");
 
     assertThat(cli("schedules", "delete", id).out).contains("Deleted " + id);
     assertThat(cli("schedules", "pause", id).exit).isEqualTo(JimflowCli.BAD_INPUT);
