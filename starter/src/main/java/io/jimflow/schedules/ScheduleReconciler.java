@@ -3,7 +3,9 @@ package io.jimflow.schedules;
 import io.jimflow.schedule.ScheduleDefinition;
 import java.util.List;
 
-/** Brings the deployed schedules in line with a definitions file: plan first, then apply the plan. */
+/**
+ * Brings the deployed schedules in line with a definitions file: plan first, then apply the plan.
+ */
 public final class ScheduleReconciler {
 
   private final ScheduleStore store;

@@ -1,5 +1,7 @@
 package io.jimflow.schedules;
 
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.client.schedules.ScheduleActionStartWorkflow;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleDescription;
@@ -7,15 +9,13 @@ import io.temporal.client.schedules.ScheduleException;
 import io.temporal.client.schedules.ScheduleOptions;
 import io.temporal.client.schedules.ScheduleUpdate;
 import io.temporal.common.converter.EncodedValues;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.List;
-import java.util.Map;
 
 /** The schedules of a Temporal namespace. */
 public final class TemporalScheduleStore implements ScheduleStore {
@@ -39,7 +39,10 @@ public final class TemporalScheduleStore implements ScheduleStore {
               d ->
                   deployed.add(
                       new DeployedSchedule(
-                          id, isManaged(d), fingerprintOf(d), d.getSchedule().getState().isPaused())));
+                          id,
+                          isManaged(d),
+                          fingerprintOf(d),
+                          d.getSchedule().getState().isPaused())));
     }
     return deployed;
   }

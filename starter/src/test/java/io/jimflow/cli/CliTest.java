@@ -102,7 +102,9 @@ class CliTest {
     int exit = cli("run", "tolerant", "-f", schedulesFile.toString(), "--wait");
 
     assertThat(exit).isEqualTo(JimflowCli.ENDED_BADLY);
-    assertThat(out.toString()).contains("  [1] Count: Complete").contains("ended CompleteWithError");
+    assertThat(out.toString())
+        .contains("  [1] Count: Complete")
+        .contains("ended CompleteWithError");
   }
 
   @Test
@@ -153,8 +155,11 @@ class CliTest {
     assertThat(cli("executions", "cancel", id)).isZero();
     assertThat(out.toString()).contains("Cancellation requested for " + id);
     out.getBuffer().setLength(0);
-    env.getWorkflowClient().newUntypedWorkflowStub(id).getResultAsync(Object.class)
-        .handle((r, e) -> null).get();
+    env.getWorkflowClient()
+        .newUntypedWorkflowStub(id)
+        .getResultAsync(Object.class)
+        .handle((r, e) -> null)
+        .get();
 
     assertThat(cli("executions", "show", id, "--json")).as(err.toString()).isZero();
     JsonNode json = Json.mapper().readTree(out.toString());
@@ -201,8 +206,12 @@ class CliTest {
 
       assertThat(exit).isEqualTo(JimflowCli.BAD_INPUT);
       assertThat(err.toString())
-          .contains(schedulesFile + ":3: schedules[0].trigger.cron: '0 2 * *' is not a valid cron expression")
-          .contains(schedulesFile + ":5: schedules[0].steps[0].powerShell: powerShell steps are not supported yet")
+          .contains(
+              schedulesFile
+                  + ":3: schedules[0].trigger.cron: '0 2 * *' is not a valid cron expression")
+          .contains(
+              schedulesFile
+                  + ":5: schedules[0].steps[0].powerShell: powerShell steps are not supported yet")
           .contains("2 problems found; nothing was changed.");
     }
     assertThat(connections).as("never connected").isEmpty();
@@ -222,11 +231,14 @@ class CliTest {
         JimflowCli.commandLine(
             settings -> {
               connections.add(settings);
-              throw new JimflowConnectionException("Cannot reach Temporal at " + settings.address(), null);
+              throw new JimflowConnectionException(
+                  "Cannot reach Temporal at " + settings.address(), null);
             });
     cli.setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
 
-    int exit = cli.execute("executions", "list", "--address", "temporal.example:7233", "--namespace", "hr");
+    int exit =
+        cli.execute(
+            "executions", "list", "--address", "temporal.example:7233", "--namespace", "hr");
 
     assertThat(exit).isEqualTo(JimflowCli.ENDED_BADLY);
     assertThat(connections)
@@ -278,7 +290,8 @@ class CliTest {
             settings -> {
               connections.add(settings);
               return new JimflowClient(
-                  env.getWorkflowClient(), ScheduleClient.newInstance(env.getWorkflowServiceStubs()));
+                  env.getWorkflowClient(),
+                  ScheduleClient.newInstance(env.getWorkflowServiceStubs()));
             });
     cli.setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
     return cli.execute(args);

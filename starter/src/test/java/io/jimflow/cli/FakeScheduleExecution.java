@@ -4,28 +4,23 @@ import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
-import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.Workflow;
-import io.temporal.workflow.WorkflowInterface;
-import io.temporal.workflow.WorkflowMethod;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Stands in for the real workflow in CLI tests, honouring its contract as the client sees it (type
- * name, {@code progress} query, result, failure details): steps named "fail…" fail, continueOnFailure
- * decides whether that stops the run (Failed with the result as failure details) or is tolerated
- * (CompleteWithError); a step named "hang" waits until the run is cancelled.
+ * name, {@code progress} query, result, failure details): steps named "fail…" fail,
+ * continueOnFailure decides whether that stops the run (Failed with the result as failure details)
+ * or is tolerated (CompleteWithError); a step named "hang" waits until the run is cancelled.
  */
 public class FakeScheduleExecution implements ScheduleExecutionContract {
-
 
   private ScheduleExecutionInput input;
   private final List<StepOutcome> steps = new ArrayList<>();
@@ -37,7 +32,9 @@ public class FakeScheduleExecution implements ScheduleExecutionContract {
   public ExecutionResult run(ScheduleExecutionInput input) {
     this.input = input;
     for (StepDefinition step : input.definition().steps()) {
-      steps.add(new StepOutcome(step.index(), step.name(), StepStatus.Waiting, 0, null, null, null, null));
+      steps.add(
+          new StepOutcome(
+              step.index(), step.name(), StepStatus.Waiting, 0, null, null, null, null));
     }
     Instant started = Instant.ofEpochMilli(Workflow.currentTimeMillis());
     boolean tolerated = false;
@@ -57,7 +54,8 @@ public class FakeScheduleExecution implements ScheduleExecutionContract {
             }
             status = ExecutionStatus.Failed;
             message = "step '" + step.name() + "' failed: exit code 3: it broke";
-            throw ApplicationFailure.newNonRetryableFailure(message, "ScheduleExecutionFailed", result(started));
+            throw ApplicationFailure.newNonRetryableFailure(
+                message, "ScheduleExecutionFailed", result(started));
           }
           tolerated = true;
         } else {
@@ -67,7 +65,13 @@ public class FakeScheduleExecution implements ScheduleExecutionContract {
     } catch (CanceledFailure e) {
       for (int j = 0; j < steps.size(); j++) {
         StepOutcome s = steps.get(j);
-        set(j, s.status() == StepStatus.Running ? StepStatus.Cancelled : s.status().isFinal() ? s.status() : StepStatus.Skipped, s.attempts(), s.message());
+        set(
+            j,
+            s.status() == StepStatus.Running
+                ? StepStatus.Cancelled
+                : s.status().isFinal() ? s.status() : StepStatus.Skipped,
+            s.attempts(),
+            s.message());
       }
       status = ExecutionStatus.Cancelled;
       message = "cancelled";
@@ -80,13 +84,24 @@ public class FakeScheduleExecution implements ScheduleExecutionContract {
   @Override
   public ExecutionProgress progress() {
     return new ExecutionProgress(
-        input.definition().id(), input.definition().name(), status, currentGroup, steps.size(), message, steps);
+        input.definition().id(),
+        input.definition().name(),
+        status,
+        currentGroup,
+        steps.size(),
+        message,
+        steps);
   }
 
   private ExecutionResult result(Instant started) {
     return new ExecutionResult(
-        input.definition().id(), input.definition().name(), status, message, started,
-        Instant.ofEpochMilli(Workflow.currentTimeMillis()), steps);
+        input.definition().id(),
+        input.definition().name(),
+        status,
+        message,
+        started,
+        Instant.ofEpochMilli(Workflow.currentTimeMillis()),
+        steps);
   }
 
   private void set(int i, StepStatus status, int attempts, String message) {

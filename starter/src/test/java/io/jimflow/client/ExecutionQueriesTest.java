@@ -42,20 +42,34 @@ class ExecutionQueriesTest {
 
   @Test
   void theStatusOfAClosedRunFollowsTemporalAndTheJimflowStatusAttribute() {
-    assertThat(ExecutionQueries.status(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, "InProgress"))
+    assertThat(
+            ExecutionQueries.status(
+                WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, "InProgress"))
         .isEqualTo(ExecutionStatus.InProgress);
-    assertThat(ExecutionQueries.status(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, "Complete"))
+    assertThat(
+            ExecutionQueries.status(
+                WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, "Complete"))
         .isEqualTo(ExecutionStatus.Complete);
-    assertThat(ExecutionQueries.status(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, "CompleteWithError"))
+    assertThat(
+            ExecutionQueries.status(
+                WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, "CompleteWithError"))
         .isEqualTo(ExecutionStatus.CompleteWithError);
     // A run that completed before the attribute was final still reads as complete.
-    assertThat(ExecutionQueries.status(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, "InProgress"))
+    assertThat(
+            ExecutionQueries.status(
+                WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED, "InProgress"))
         .isEqualTo(ExecutionStatus.Complete);
-    assertThat(ExecutionQueries.status(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED, "InProgress"))
+    assertThat(
+            ExecutionQueries.status(
+                WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED, "InProgress"))
         .isEqualTo(ExecutionStatus.Failed);
-    assertThat(ExecutionQueries.status(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED, null))
+    assertThat(
+            ExecutionQueries.status(
+                WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED, null))
         .isEqualTo(ExecutionStatus.Failed);
-    assertThat(ExecutionQueries.status(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED, "InProgress"))
+    assertThat(
+            ExecutionQueries.status(
+                WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED, "InProgress"))
         .isEqualTo(ExecutionStatus.Cancelled);
   }
 }

@@ -114,7 +114,11 @@ class SchedulesIT {
     assertThat(cli("schedules", "plan", "-f", file.toString()).out).contains("No changes");
 
     Cli shipped =
-        cli("schedules", "plan", "-f", env.projectHome().resolve("config/schedules.yaml").toString());
+        cli(
+            "schedules",
+            "plan",
+            "-f",
+            env.projectHome().resolve("config/schedules.yaml").toString());
     assertThat(shipped.exit).as(shipped.err).isZero();
     assertThat(shipped.out).contains("+ create nightly-hr-sync", "+ create script-demo");
 
@@ -140,7 +144,8 @@ class SchedulesIT {
                 trigger: {every: {minutes: 1}}
                 steps: [{index: 0, name: Count, executable: {path: count.sh, args: ["9", "1"]}}]
             """);
-    // The file format counts in minutes; five seconds keeps the test short, so the spec is set here.
+    // The file format counts in minutes; five seconds keeps the test short, so the spec is set
+    // here.
     DesiredSchedule desired = ScheduleMapper.desired(definition);
     Schedule fast =
         Schedule.newBuilder(desired.schedule())
@@ -151,9 +156,14 @@ class SchedulesIT {
             .build();
     env.scheduleClient()
         .createSchedule(
-            id, fast, ScheduleOptions.newBuilder().setMemo(Map.of(ScheduleMapper.MANAGED_MEMO, true)).build());
+            id,
+            fast,
+            ScheduleOptions.newBuilder()
+                .setMemo(Map.of(ScheduleMapper.MANAGED_MEMO, true))
+                .build());
 
-    awaitTrue(() -> describe(id).getInfo().getNumActions() >= 1, "the schedule started a run by itself");
+    awaitTrue(
+        () -> describe(id).getInfo().getNumActions() >= 1, "the schedule started a run by itself");
     String firstRun = firstWorkflowId(describe(id));
     assertThat(firstRun).startsWith(id + "-");
     awaitTrue(
@@ -167,8 +177,9 @@ class SchedulesIT {
       assertThat(env.client().newUntypedWorkflowStub(firstRun).describe().getStaticSummary())
           .isEqualTo("Schedule Every five seconds");
       awaitTrue(
-          () -> client.listExecutions(id, ExecutionStatus.Complete, 10).stream()
-              .anyMatch(e -> e.workflowId().equals(firstRun)),
+          () ->
+              client.listExecutions(id, ExecutionStatus.Complete, 10).stream()
+                  .anyMatch(e -> e.workflowId().equals(firstRun)),
           "the scheduled run is found by its JimflowScheduleId and status");
     }
 
@@ -209,17 +220,28 @@ class SchedulesIT {
         () -> describe(id).getInfo().getNumActionsSkippedOverlap() == 1,
         "the second trigger was skipped while the first run was open");
     try (JimflowClient client = client()) {
-      assertThat(client.awaitResult(firstWorkflowId(describe(id))).status()).isEqualTo(ExecutionStatus.Complete);
+      assertThat(client.awaitResult(firstWorkflowId(describe(id))).status())
+          .isEqualTo(ExecutionStatus.Complete);
     }
 
     Cli backfill =
-        cli("schedules", "backfill", id, "--from", "2025-01-01T02:59:00Z", "--to", "2025-01-01T03:01:00Z");
+        cli(
+            "schedules",
+            "backfill",
+            id,
+            "--from",
+            "2025-01-01T02:59:00Z",
+            "--to",
+            "2025-01-01T03:01:00Z");
     assertThat(backfill.exit).as(backfill.err).isZero();
-    awaitTrue(() -> describe(id).getInfo().getNumActions() == 2, "the backfill ran the missed start");
+    awaitTrue(
+        () -> describe(id).getInfo().getNumActions() == 2, "the backfill ran the missed start");
     assertThat(describe(id).getInfo().getRecentActions())
-        .anySatisfy(a -> assertThat(a.getScheduledAt()).isEqualTo(Instant.parse("2025-01-01T03:00:00Z")));
+        .anySatisfy(
+            a -> assertThat(a.getScheduledAt()).isEqualTo(Instant.parse("2025-01-01T03:00:00Z")));
 
-    JsonNode listed = find(JSON.readTree(cli("schedules", "list", "--json").out).get("schedules"), "id", id);
+    JsonNode listed =
+        find(JSON.readTree(cli("schedules", "list", "--json").out).get("schedules"), "id", id);
     assertThat(listed.get("lastRunAt").asText()).isNotEmpty();
     assertThat(listed.get("trigger").asText()).isEqualTo("cron \"0 3 1 1 *\"");
 
@@ -240,42 +262,54 @@ class SchedulesIT {
     Files.writeString(
         file,
         """
-        schedules:
-          - id: e2e-run-ok
-            steps:
-              - {index: 0, name: First, executable: {path: count.sh, args: ["2", "0.1"]}}
-              - {index: 1, name: Second, executable: {path: count.sh, args: ["2", "0.1"]}}
-          - id: e2e-run-fail
-            steps:
-              - {index: 0, name: Broken, executable: {path: fail.sh, args: ["3", "boom"]}, retry: {maximumAttempts: 1}}
-              - {index: 1, name: Never, executable: {path: count.sh, args: ["1", "0"]}}
-          - id: e2e-run-slow
-            steps:
-              - {index: 0, name: Slow, executable: {path: count.sh, args: ["30", "1"]}}
-        """);
+schedules:
+  - id: e2e-run-ok
+    steps:
+      - {index: 0, name: First, executable: {path: count.sh, args: ["2", "0.1"]}}
+      - {index: 1, name: Second, executable: {path: count.sh, args: ["2", "0.1"]}}
+  - id: e2e-run-fail
+    steps:
+      - {index: 0, name: Broken, executable: {path: fail.sh, args: ["3", "boom"]}, retry: {maximumAttempts: 1}}
+      - {index: 1, name: Never, executable: {path: count.sh, args: ["1", "0"]}}
+  - id: e2e-run-slow
+    steps:
+      - {index: 0, name: Slow, executable: {path: count.sh, args: ["30", "1"]}}
+""");
 
     Cli ok = cli("run", "e2e-run-ok", "-f", file.toString(), "--wait");
     assertThat(ok.exit).as(ok.out + ok.err).isZero();
     assertThat(ok.out)
         .contains("[0] First: Running (attempt 1)", "[0] First: Complete", "[1] Second: Complete")
         .contains("ended Complete");
-    assertThat(ok.out.indexOf("[0] First: Complete")).isLessThan(ok.out.indexOf("[1] Second: Complete"));
+    assertThat(ok.out.indexOf("[0] First: Complete"))
+        .isLessThan(ok.out.indexOf("[1] Second: Complete"));
 
     Cli failed = cli("run", "e2e-run-fail", "-f", file.toString(), "--wait");
     assertThat(failed.exit).isEqualTo(JimflowCli.ENDED_BADLY);
-    assertThat(failed.out).contains("[0] Broken: FailedWithError", "[1] Never: Skipped", "ended Failed");
+    assertThat(failed.out)
+        .contains("[0] Broken: FailedWithError", "[1] Never: Skipped", "ended Failed");
     String failedId = failed.out.lines().findFirst().orElseThrow();
 
-    Cli demo = cli("run", "script-demo", "-f", env.projectHome().resolve("config/schedules.yaml").toString(), "--wait");
-    assertThat(demo.exit).as("the shipped example tolerates one failure").isEqualTo(JimflowCli.ENDED_BADLY);
-    assertThat(demo.out).contains("Flaky Check: FailedWithError", "Wrap Up: Complete", "ended CompleteWithError");
+    Cli demo =
+        cli(
+            "run",
+            "script-demo",
+            "-f",
+            env.projectHome().resolve("config/schedules.yaml").toString(),
+            "--wait");
+    assertThat(demo.exit)
+        .as("the shipped example tolerates one failure")
+        .isEqualTo(JimflowCli.ENDED_BADLY);
+    assertThat(demo.out)
+        .contains("Flaky Check: FailedWithError", "Wrap Up: Complete", "ended CompleteWithError");
 
     Cli slow = cli("run", "e2e-run-slow", "-f", file.toString());
     String slowId = slow.out.strip();
     try (JimflowClient client = client()) {
       awaitTrue(
-          () -> client.listExecutions("e2e-run-slow", ExecutionStatus.InProgress, 5).stream()
-              .anyMatch(e -> e.workflowId().equals(slowId)),
+          () ->
+              client.listExecutions("e2e-run-slow", ExecutionStatus.InProgress, 5).stream()
+                  .anyMatch(e -> e.workflowId().equals(slowId)),
           "the slow run is listed as in progress");
       Cli refused = cli("run", "e2e-run-slow", "-f", file.toString(), "--exclusive");
       assertThat(refused.exit).isEqualTo(JimflowCli.ENDED_BADLY);
@@ -285,14 +319,22 @@ class SchedulesIT {
       assertThat(client.awaitResult(slowId).status()).isEqualTo(ExecutionStatus.Cancelled);
 
       awaitTrue(
-          () -> client.listExecutions("e2e-run-fail", ExecutionStatus.Failed, 5).stream()
-              .map(ExecutionSummary::workflowId).anyMatch(failedId::equals),
+          () ->
+              client.listExecutions("e2e-run-fail", ExecutionStatus.Failed, 5).stream()
+                  .map(ExecutionSummary::workflowId)
+                  .anyMatch(failedId::equals),
           "the failed run is listed as Failed");
     }
-    Cli listed = cli("executions", "list", "--schedule", "e2e-run-fail", "--status", "Failed", "--json");
-    assertThat(find(JSON.readTree(listed.out).get("executions"), "workflowId", failedId).get("status").asText())
+    Cli listed =
+        cli("executions", "list", "--schedule", "e2e-run-fail", "--status", "Failed", "--json");
+    assertThat(
+            find(JSON.readTree(listed.out).get("executions"), "workflowId", failedId)
+                .get("status")
+                .asText())
         .isEqualTo("Failed");
-    assertThat(cli("executions", "list", "--schedule", "e2e-run-ok", "--status", "Failed", "--json").out)
+    assertThat(
+            cli("executions", "list", "--schedule", "e2e-run-ok", "--status", "Failed", "--json")
+                .out)
         .doesNotContain("e2e-run-ok/manual");
 
     JsonNode shown = JSON.readTree(cli("executions", "show", failedId, "--json").out);
@@ -316,7 +358,8 @@ class SchedulesIT {
   }
 
   private JimflowClient client() {
-    return JimflowClient.connect(new ConnectionSettings(env.target(), env.namespace(), null, null, null));
+    return JimflowClient.connect(
+        new ConnectionSettings(env.target(), env.namespace(), null, null, null));
   }
 
   private ScheduleDescription describe(String id) {
@@ -324,7 +367,8 @@ class SchedulesIT {
   }
 
   private static String firstWorkflowId(ScheduleDescription d) {
-    return ((ScheduleActionExecutionStartWorkflow) d.getInfo().getRecentActions().get(0).getAction())
+    return ((ScheduleActionExecutionStartWorkflow)
+            d.getInfo().getRecentActions().get(0).getAction())
         .getWorkflowId();
   }
 
@@ -341,7 +385,8 @@ class SchedulesIT {
     throw new AssertionError("no element with " + field + " = " + value + " in " + array);
   }
 
-  private static void awaitTrue(Supplier<Boolean> condition, String what) throws InterruptedException {
+  private static void awaitTrue(Supplier<Boolean> condition, String what)
+      throws InterruptedException {
     Instant deadline = Instant.now().plus(PATIENCE);
     while (Instant.now().isBefore(deadline)) {
       if (condition.get()) {
