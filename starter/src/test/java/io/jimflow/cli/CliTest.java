@@ -279,6 +279,20 @@ class CliTest {
   }
 
   @Test
+  void statusNamesAreAcceptedInAnyCase() {
+    CommandLine cli =
+        JimflowCli.commandLine(
+            settings -> {
+              throw new JimflowConnectionException("stop here", null);
+            });
+    cli.setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
+
+    assertThat(cli.execute("executions", "list", "--status", "completewitherror"))
+        .as("parsed, then stopped at connecting")
+        .isEqualTo(JimflowCli.ENDED_BADLY);
+  }
+
+  @Test
   void theHelpListsTheNewCommands() {
     assertThat(cli("--help")).isZero();
     assertThat(out.toString()).contains("schedules", "run", "executions");
