@@ -182,6 +182,16 @@ public final class JimflowClient implements AutoCloseable {
   }
 
   /**
+   * Starts a manual run of a deployed schedule, with the definition it was last applied with.
+   *
+   * @throws NotFoundException when no jimflow schedule has this id
+   * @see #startExecution(ScheduleDefinition, Initiator, boolean)
+   */
+  public String startExecution(String scheduleId, Initiator initiator, boolean exclusive) {
+    return startExecution(deployedDefinition(scheduleId), initiator, exclusive);
+  }
+
+  /**
    * Waits for an execution to end and returns its result, whatever the outcome: Complete and
    * CompleteWithError as returned, Failed from the failure's details, Cancelled from the run's last
    * progress (when a worker can answer the query; otherwise without step details).

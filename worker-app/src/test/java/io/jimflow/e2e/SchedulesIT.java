@@ -249,6 +249,16 @@ class SchedulesIT {
     assertThat(fromDeployed.exit).as("a manual run of the deployed definition").isZero();
     assertThat(fromDeployed.out).startsWith(id + "/manual/").contains("[0] Count: Complete");
 
+    try (JimflowClient client = client()) {
+      String programmatic =
+          client.startExecution(
+              id,
+              new io.jimflow.schedule.ScheduleExecutionInput.Initiator(
+                  io.jimflow.schedule.ScheduleExecutionInput.InitiatorType.ApiKey, "e2e", "E2E"),
+              false);
+      assertThat(client.awaitResult(programmatic).status()).isEqualTo(ExecutionStatus.Complete);
+    }
+
     assertThat(cli("schedules", "delete", id).out).contains("Deleted " + id);
     assertThat(cli("schedules", "pause", id).exit).isEqualTo(JimflowCli.BAD_INPUT);
   }
