@@ -29,7 +29,10 @@ public class RunCommand extends ClientCommand {
   @Parameters(index = "0", paramLabel = "SCHEDULE-ID")
   String scheduleId;
 
-  @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Take the definition from this schedules file.")
+  @Option(
+      names = {"-f", "--file"},
+      paramLabel = "FILE",
+      description = "Take the definition from this schedules file.")
   Path file;
 
   @Option(names = "--wait", description = "Follow the execution to its end.")
@@ -56,7 +59,8 @@ public class RunCommand extends ClientCommand {
           ScheduleDefinitions.load(file).stream()
               .filter(d -> d.id().equals(scheduleId))
               .findFirst()
-              .orElseThrow(() -> new NotFoundException("schedule " + scheduleId + " is not in " + file));
+              .orElseThrow(
+                  () -> new NotFoundException("schedule " + scheduleId + " is not in " + file));
     }
     return null;
   }
@@ -95,12 +99,15 @@ public class RunCommand extends ClientCommand {
     }
     ExecutionResult result = client.awaitResult(workflowId);
     transitions.next(result.steps()).forEach(out()::println);
-    out().println(
-        "Execution "
-            + workflowId
-            + " ended "
-            + result.status()
-            + (result.message() == null || result.message().isBlank() ? "." : ": " + result.message()));
+    out()
+        .println(
+            "Execution "
+                + workflowId
+                + " ended "
+                + result.status()
+                + (result.message() == null || result.message().isBlank()
+                    ? "."
+                    : ": " + result.message()));
     return result.status() == ExecutionStatus.Complete ? JimflowCli.OK : JimflowCli.ENDED_BADLY;
   }
 }
