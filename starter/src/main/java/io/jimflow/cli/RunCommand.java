@@ -9,6 +9,7 @@ import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -84,21 +85,7 @@ public class RunCommand extends ClientCommand {
     if (!waitForEnd) {
       return JimflowCli.OK;
     }
-    StepTransitions transitions = new StepTransitions();
-    while (client.isOpen(workflowId)) {
-      try {
-        ExecutionProgress progress = client.progress(workflowId);
-        transitions.next(progress.steps()).forEach(out()::println);
-        out().flush();
-      } catch (NotFoundException e) {
-        throw e;
-      } catch (RuntimeException notYetAnswered) {
-        // Until a worker picks the run up, the query has nobody to answer it; keep polling.
-      }
-      Thread.sleep(pollInterval.toMillis());
-    }
-    ExecutionResult result = client.awaitResult(workflowId);
-    transitions.next(result.steps()).forEach(out()::println);
+    ExecutionResult result = follow(client, workflowId, out(), pollInterval);
     out()
         .println(
             "Execution "
@@ -109,5 +96,27 @@ public class RunCommand extends ClientCommand {
                     ? "."
                     : ": " + result.message()));
     return result.status() == ExecutionStatus.Complete ? JimflowCli.OK : JimflowCli.ENDED_BADLY;
+  }
+
+  /** Prints each step transition of an execution as it happens, until it ends; returns its result. */
+  static ExecutionResult follow(
+      JimflowClient client, String workflowId, PrintWriter out, Duration pollInterval)
+      throws InterruptedException {
+    StepTransitions transitions = new StepTransitions();
+    while (client.isOpen(workflowId)) {
+      try {
+        ExecutionProgress progress = client.progress(workflowId);
+        transitions.next(progress.steps()).forEach(out::println);
+        out.flush();
+      } catch (NotFoundException e) {
+        throw e;
+      } catch (RuntimeException notYetAnswered) {
+        // Until a worker picks the run up, the query has nobody to answer it; keep polling.
+      }
+      Thread.sleep(pollInterval.toMillis());
+    }
+    ExecutionResult result = client.awaitResult(workflowId);
+    transitions.next(result.steps()).forEach(out::println);
+    return result;
   }
 }

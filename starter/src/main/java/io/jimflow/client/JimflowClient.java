@@ -48,6 +48,10 @@ import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import io.temporal.api.enums.v1.TaskQueueType;
+import io.temporal.api.taskqueue.v1.TaskQueue;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -218,6 +222,24 @@ public final class JimflowClient implements AutoCloseable {
     } catch (WorkflowNotFoundException e) {
       throw new NotFoundException("no execution with id " + workflowId);
     }
+  }
+
+  /**
+   * Whether any worker has polled the task queue lately (the server remembers pollers for about a
+   * minute), i.e. whether started executions will be picked up.
+   */
+  public boolean hasWorker(String taskQueue) {
+    DescribeTaskQueueResponse response =
+        workflows
+            .getWorkflowServiceStubs()
+            .blockingStub()
+            .describeTaskQueue(
+                DescribeTaskQueueRequest.newBuilder()
+                    .setNamespace(workflows.getOptions().getNamespace())
+                    .setTaskQueue(TaskQueue.newBuilder().setName(taskQueue))
+                    .setTaskQueueType(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW)
+                    .build());
+    return response.getPollersCount() > 0;
   }
 
   /** Whether the execution is still open. */
