@@ -97,8 +97,16 @@ public class StepActivitiesImpl implements StepActivities {
       ExecutableRunner.Finished finished =
           executables.run(step.executable(), jimflowEnvironment(request, attempt), progress, timeout);
       if (finished.exitCode() != 0) {
+        // The first line names the code and the program's last words; the execution's message
+        // quotes only first lines.
+        String lastLine =
+            finished.output().lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("");
         throw ApplicationFailure.newFailure(
-            exitMessage(step.executable().path(), finished.exitCode(), finished.output()),
+            "'"
+                + step.executable().path()
+                + "' exited with code "
+                + finished.exitCode()
+                + (lastLine.isEmpty() ? "" : ": " + lastLine + "\noutput:\n" + finished.output()),
             StepFailures.EXECUTABLE_FAILED);
       }
       Map<String, Long> stats = new LinkedHashMap<>();
@@ -115,19 +123,6 @@ public class StepActivitiesImpl implements StepActivities {
     throw ApplicationFailure.newNonRetryableFailure(
         "Step '" + step.name() + "' must have exactly one step type (runProfile or executable)",
         StepFailures.CONFIGURATION_ERROR);
-  }
-
-  /**
-   * Why a program failed, its last output line first: execution messages and the Temporal UI show a
-   * step's first line only, and a program's last words usually say what went wrong.
-   */
-  static String exitMessage(String path, int exitCode, String output) {
-    String head = "'" + path + "' exited with code " + exitCode;
-    if (output.isBlank()) {
-      return head;
-    }
-    String last = output.strip().lines().reduce((first, second) -> second).orElse("").strip();
-    return head + ": " + last + "\n" + output;
   }
 
   private static RunProfileRun runProfileRun(StepRunRequest request, int attempt) {
