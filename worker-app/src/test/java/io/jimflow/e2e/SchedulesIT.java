@@ -175,7 +175,7 @@ class SchedulesIT {
       assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
       assertThat(result.scheduleId()).isEqualTo(id);
       assertThat(env.client().newUntypedWorkflowStub(firstRun).describe().getStaticSummary())
-          .isEqualTo("Schedule Every five seconds");
+          .isEqualTo("Every five seconds · scheduled run");
       awaitTrue(
           () ->
               client.listExecutions(id, ExecutionStatus.Complete, 10).stream()
