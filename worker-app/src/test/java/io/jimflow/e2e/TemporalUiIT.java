@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -196,9 +197,23 @@ class TemporalUiIT {
     assertThat(scheduled).matches(SCHEDULE_ID + "-\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
     browser.get(ui + "/workflows/" + encode(scheduled) + "/" + runId(env, scheduled) + "/user-metadata");
     waitForText("scheduled run", scheduled, "UI Nightly Sync · scheduled run", "Trigger Scheduled");
+  }
 
-    jimflow.cancel(running);
-    jimflow.cancel(scheduled);
+  /** Leaves the shared server as found: other tests count and reconcile its schedules. */
+  @AfterEach
+  void removeTheScheduleAndItsRuns(E2eEnvironment env) {
+    if (browser == null) {
+      return;
+    }
+    JimflowClient jimflow = new JimflowClient(env.client(), env.scheduleClient());
+    if (jimflow.listSchedules().stream().anyMatch(s -> s.id().equals(SCHEDULE_ID))) {
+      jimflow.deleteSchedule(SCHEDULE_ID, false);
+    }
+    for (ExecutionSummary open : jimflow.listExecutions(SCHEDULE_ID, ExecutionStatus.InProgress, 20)) {
+      if (jimflow.isOpen(open.workflowId())) {
+        jimflow.cancel(open.workflowId());
+      }
+    }
   }
 
   private static String awaitScheduledRun(JimflowClient jimflow) throws InterruptedException {
