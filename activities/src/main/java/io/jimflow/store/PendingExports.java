@@ -1,5 +1,7 @@
 package io.jimflow.store;
 
+import io.jimflow.sync.ExportChange;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,5 +1,7 @@
 package io.jimflow.store;
 
+import io.jimflow.sync.ExportChange;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

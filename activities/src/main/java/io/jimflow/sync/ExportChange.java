@@ -1,4 +1,4 @@
-package io.jimflow.store;
+package io.jimflow.sync;
 
 /** What a pending export asks of the target system. */
 public enum ExportChange {
