@@ -25,7 +25,9 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       SchedulesCommand.class,
       RunCommand.class,
-      ExecutionsCommand.class
+      ExecutionsCommand.class,
+      SystemsCommand.class,
+      HousekeepingCommand.class
     })
 public class JimflowCli implements Runnable {
 

@@ -328,6 +328,11 @@ public final class JimflowClient implements AutoCloseable {
     handle(scheduleId).delete();
   }
 
+  /** Maintenance tasks: housekeeping now, clearing and deleting connected systems. */
+  public MaintenanceClient maintenance() {
+    return new MaintenanceClient(workflows);
+  }
+
   @Override
   public void close() {
     if (ownedStubs != null) {
