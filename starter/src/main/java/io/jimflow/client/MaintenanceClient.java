@@ -2,6 +2,9 @@ package io.jimflow.client;
 
 import io.jimflow.common.TaskQueues;
 import io.jimflow.maintenance.ClearConnectedSystemWorkflow;
+import io.jimflow.maintenance.DataGenerationInput;
+import io.jimflow.maintenance.DataGenerationResult;
+import io.jimflow.maintenance.DataGenerationWorkflow;
 import io.jimflow.maintenance.DeleteConnectedSystemWorkflow;
 import io.jimflow.maintenance.HousekeepingInput;
 import io.jimflow.maintenance.HousekeepingWorkflow;
@@ -63,6 +66,26 @@ public final class MaintenanceClient {
         connectedSystem,
         new SystemMaintenanceInput(connectedSystem, false, initiator),
         "Delete connected system " + connectedSystem + ", by " + who(initiator));
+  }
+
+  /**
+   * Starts generating example data on a worker; its progress shows as the activity's heartbeat
+   * details in the Temporal UI.
+   *
+   * @param outFile relative to the worker's jimflow home unless absolute
+   * @param seed null for a random one
+   */
+  public String startDataGeneration(int people, String outFile, Long seed, Initiator initiator) {
+    String workflowId = "jimflow-data-generate/" + UUID.randomUUID().toString().substring(0, 8);
+    WorkflowStub stub = workflows.newUntypedWorkflowStub(
+        DataGenerationWorkflow.TYPE, options(workflowId, "Generate " + people + " people into " + outFile + ", by " + who(initiator)));
+    stub.start(new DataGenerationInput(people, outFile, seed, initiator));
+    return workflowId;
+  }
+
+  /** Waits for example data generation. */
+  public DataGenerationResult awaitDataGeneration(String workflowId) {
+    return await(workflowId, DataGenerationResult.class);
   }
 
   /** Waits for a housekeeping cycle. */

@@ -3,6 +3,8 @@ package io.jimflow.worker.maintenance;
 import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
+import io.jimflow.maintenance.DataGenerationActivitiesImpl;
+import io.jimflow.maintenance.ExampleDataGenerator;
 import io.jimflow.maintenance.GuardedRunProfileExecutor;
 import io.jimflow.maintenance.MaintenanceActivitiesImpl;
 import io.jimflow.maintenance.MaintenanceRuns;
@@ -17,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.annotation.Value;
@@ -74,6 +77,16 @@ public class MaintenanceWorkerConfiguration {
         new SystemOperations(clock),
         properties.settings(),
         id -> config.connectedSystems().stream().anyMatch(s -> s.id().equals(id)));
+  }
+
+  /**
+   * Example data generation as an activity; uses the data plane's generator when the worker has an
+   * {@link ExampleDataGenerator} bean, and refuses requests otherwise.
+   */
+  @Bean
+  DataGenerationActivitiesImpl dataGenerationActivities(ObjectProvider<ExampleDataGenerator> generator) {
+    return new DataGenerationActivitiesImpl(
+        Optional.ofNullable(generator.getIfAvailable()), resolveAgainstHome(Path.of("")));
   }
 
   /** Puts the maintenance guard in front of whichever run profile executor the worker has. */
