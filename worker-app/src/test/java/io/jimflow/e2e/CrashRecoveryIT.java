@@ -48,7 +48,10 @@ class CrashRecoveryIT {
   @Test
   void aStepResumesFromItsCheckpointOnAnotherWorkerAfterSigkill(E2eEnvironment env)
       throws Exception {
-    WorkerProcess workerA = env.startWorker("crash-a", Map.of());
+    // A namespace of its own: no other test's worker may pick the step up.
+    String namespace = env.newNamespace("crash");
+    WorkflowClient client = env.client(namespace);
+    WorkerProcess workerA = env.startWorker("crash-a", Map.of("TEMPORAL_NAMESPACE", namespace));
     ScheduleDefinition definition =
         schedule(
             "crash-recovery",
@@ -56,13 +59,13 @@ class CrashRecoveryIT {
             step(1, "long count", "count.sh", "40", "0.25"),
             step(2, "after", "count.sh", "2", "0.05"));
     String id = "crash-recovery/" + UUID.randomUUID();
-    ScheduleExecutionWorkflow execution = start(env.client(), id, definition);
+    ScheduleExecutionWorkflow execution = start(client, id, definition);
 
-    awaitProcessed(env.client(), id, 8, Duration.ofSeconds(60));
+    awaitProcessed(client, id, 8, Duration.ofSeconds(60));
     workerA.kill();
-    long checkpointAtKill = heartbeatProcessed(env.client(), id);
+    long checkpointAtKill = heartbeatProcessed(client, id);
 
-    WorkerProcess workerB = env.startWorker("crash-b", Map.of());
+    WorkerProcess workerB = env.startWorker("crash-b", Map.of("TEMPORAL_NAMESPACE", namespace));
     ExecutionResult result =
         WorkflowStub.fromTyped(execution).getResult(120, TimeUnit.SECONDS, ExecutionResult.class);
 

@@ -10,6 +10,8 @@ import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
+import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,6 +125,50 @@ public final class E2eEnvironment implements AutoCloseable {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Registers a fresh namespace (with jimflow's search attributes) for a test whose workers must be
+   * the only ones polling, e.g. a crash test that must know which worker runs a step.
+   */
+  public String newNamespace(String prefix) {
+    String name = prefix + "-" + Long.toHexString(System.nanoTime());
+    stubs
+        .blockingStub()
+        .registerNamespace(
+            RegisterNamespaceRequest.newBuilder()
+                .setNamespace(name)
+                .setWorkflowExecutionRetentionPeriod(
+                    com.google.protobuf.Duration.newBuilder().setSeconds(86_400))
+                .build());
+    DevServer.ensureSearchAttributes(server.target(), name);
+    // The frontend's namespace cache learns of it after a moment; wait until a call in it works.
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (true) {
+      try {
+        stubs
+            .blockingStub()
+            .listWorkflowExecutions(
+                ListWorkflowExecutionsRequest.newBuilder().setNamespace(name).setPageSize(1).build());
+        return name;
+      } catch (RuntimeException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw notYet;
+        }
+        try {
+          Thread.sleep(250);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+  }
+
+  /** A client of {@code namespace} on this server. */
+  public WorkflowClient client(String namespace) {
+    return WorkflowClient.newInstance(
+        stubs, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
   }
 
   /** The search attribute names every e2e server has registered. */
