@@ -13,6 +13,8 @@ import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
 import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
+import io.temporal.client.schedules.ScheduleClient;
+import io.temporal.client.schedules.ScheduleClientOptions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,8 +38,13 @@ class HousekeepingScheduleIT {
       throws Exception {
     Path dir = env.newDirectory("housekeeping");
     String url = "jdbc:h2:file:" + dir.resolve("jimflow") + ";AUTO_SERVER=TRUE";
-    WorkerProcess worker = env.startWorker("housekeeping", Map.of("JIMFLOW_STORE_URL", url));
-    ScheduleReconciler reconciler = ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(env.scheduleClient()));
+    // Its own namespace: no other test's worker (with another store) may take the housekeeping run.
+    String namespace = env.newNamespace("housekeeping");
+    ScheduleClient schedules = ScheduleClient.newInstance(
+        env.stubs(), ScheduleClientOptions.newBuilder().setNamespace(namespace).build());
+    WorkerProcess worker = env.startWorker(
+        "housekeeping", Map.of("JIMFLOW_STORE_URL", url, "TEMPORAL_NAMESPACE", namespace));
+    ScheduleReconciler reconciler = ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules));
     try (Store store = Store.open(new StoreSettings(url, "sa", "", 2))) {
       Metaverse metaverse = new Metaverse(Clock.systemUTC(), Map.of());
       store.inTransaction(c -> {
@@ -49,7 +56,7 @@ class HousekeepingScheduleIT {
 
       reconciler.apply(List.of());
       // The schedule fires every minute; trigger it now instead of waiting for the next minute.
-      env.scheduleClient().getHandle(BuiltInSchedules.HOUSEKEEPING).trigger();
+      schedules.getHandle(BuiltInSchedules.HOUSEKEEPING).trigger();
 
       MaintenanceRuns runs = new MaintenanceRuns(Clock.systemUTC());
       Optional<MaintenanceRun> record = Optional.empty();
@@ -72,7 +79,7 @@ class HousekeepingScheduleIT {
     } finally {
       for (String id : BuiltInSchedules.IDS) {
         try {
-          env.scheduleClient().getHandle(id).delete();
+          schedules.getHandle(id).delete();
         } catch (RuntimeException alreadyGone) {
           // nothing to clean up
         }
