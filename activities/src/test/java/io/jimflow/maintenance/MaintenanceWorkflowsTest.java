@@ -16,9 +16,12 @@ import io.jimflow.steps.StepProgress;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.temporal.activity.Activity;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -26,6 +29,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
@@ -231,14 +236,71 @@ class MaintenanceWorkflowsTest {
     assertThat(ran).hasValue(1);
   }
 
+  @Test
+  void cancellingAClearReleasesTheSystemAndEndsItsRunRecordCancelled() throws Exception {
+    MaintenanceActivitiesImpl real = activities();
+    CountDownLatch clearing = new CountDownLatch(1);
+    start(new Delegating(real) {
+      @Override
+      public Map<String, Long> clearConnectedSystem(ClearSystemRequest request) {
+        clearing.countDown();
+        // A clear of a very large system: heartbeats page after page until cancelled.
+        for (long page = 0; ; page++) {
+          Activity.getExecutionContext().heartbeat(page);
+          try {
+            Thread.sleep(50);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        }
+      }
+    });
+    ClearConnectedSystemWorkflow clear = stub(ClearConnectedSystemWorkflow.class, "clear-hr");
+    WorkflowClient.start(clear::run, new SystemMaintenanceInput("hr", false, ADA));
+    assertThat(clearing.await(30, TimeUnit.SECONDS)).isTrue();
+    SystemOperation during = store.inTransaction(c -> operations.status(c, "hr"));
+
+    WorkflowStub.fromTyped(clear).cancel();
+
+    assertThatThrownBy(() -> WorkflowStub.fromTyped(clear).getResult(SystemMaintenanceResult.class))
+        .isInstanceOf(WorkflowFailedException.class)
+        .hasCauseInstanceOf(CanceledFailure.class);
+    SystemOperation after = store.inTransaction(c -> operations.status(c, "hr"));
+    assertThat(during).isEqualTo(SystemOperation.Clearing);
+    assertThat(after).isEqualTo(SystemOperation.Active);
+    assertThat(records(MaintenanceKind.ClearConnectedSystem)).singleElement()
+        .satisfies(run -> assertThat(run.status()).isEqualTo("Cancelled"));
+  }
+
   /** The real activities, except that deleting the system fails while failures are left. */
-  private record FailingDeletion(MaintenanceActivitiesImpl real, AtomicInteger failuresLeft)
-      implements MaintenanceActivities {
+  private static final class FailingDeletion extends Delegating {
+    private final AtomicInteger failuresLeft;
+
+    FailingDeletion(MaintenanceActivitiesImpl real, AtomicInteger failuresLeft) {
+      super(real);
+      this.failuresLeft = failuresLeft;
+    }
+
     @Override
     public Map<String, Long> deleteConnectedSystem(SystemRunRequest request) {
       if (failuresLeft.getAndDecrement() > 0) {
         throw ApplicationFailure.newNonRetryableFailure("disk full", "StoreFailure");
       }
+      return super.deleteConnectedSystem(request);
+    }
+  }
+
+  /** Hands every call to the real activities; tests override what they script. */
+  private static class Delegating implements MaintenanceActivities {
+    private final MaintenanceActivitiesImpl real;
+
+    Delegating(MaintenanceActivitiesImpl real) {
+      this.real = real;
+    }
+
+    @Override
+    public Map<String, Long> deleteConnectedSystem(SystemRunRequest request) {
       return real.deleteConnectedSystem(request);
     }
 

@@ -6,6 +6,7 @@ import io.jimflow.maintenance.MaintenanceActivities.PurgeRequest;
 import io.jimflow.maintenance.MaintenanceActivities.PurgeResult;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,7 +52,8 @@ public class HistoryRetentionWorkflowImpl implements HistoryRetentionWorkflow {
           errors.add(kind + ": " + Failures.message(e));
         }
       }
-    } catch (ActivityFailure e) {
+    } catch (ActivityFailure | CanceledFailure e) {
+      // Only cancellation gets here: other failures were collected per kind above.
       finish(runRecordId, "Cancelled", "cancelled", totals);
       throw e;
     }

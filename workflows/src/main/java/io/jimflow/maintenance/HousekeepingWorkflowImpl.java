@@ -31,7 +31,10 @@ public class HousekeepingWorkflowImpl implements HousekeepingWorkflow {
                   Workflow.newActivityStub(MaintenanceActivities.class, MaintenanceOptions.SHORT)
                       .finishRun(
                           new FinishRunRequest(
-                              runRecordId, "FailedWithError", Failures.message(e), Map.of())))
+                              runRecordId,
+                              Failures.isCancellation(e) ? "Cancelled" : "FailedWithError",
+                              Failures.message(e),
+                              Map.of())))
           .run();
       throw e;
     }

@@ -6,6 +6,7 @@ import io.jimflow.maintenance.MaintenanceActivities.SystemOperationRequest;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Workflow;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class SystemTask {
     try {
       records.beginSystemOperation(hold);
       work.accept(runRecordId, totals);
-    } catch (ActivityFailure e) {
+    } catch (ActivityFailure | CanceledFailure e) {
       String status = Failures.isCancellation(e) ? "Cancelled" : "FailedWithError";
       String message = Failures.message(e);
       Workflow.newDetachedCancellationScope(
