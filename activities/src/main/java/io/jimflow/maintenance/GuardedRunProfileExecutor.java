@@ -13,7 +13,7 @@ import java.util.function.UnaryOperator;
  * fails at once, non-retryably, with a message naming the operation, instead of racing it.
  * Otherwise hands the run to the real executor.
  */
-public final class GuardedRunProfileExecutor implements RunProfileExecutor {
+public final class GuardedRunProfileExecutor implements RunProfileExecutor, AutoCloseable {
 
   private final RunProfileExecutor delegate;
   private final Store store;
@@ -45,5 +45,13 @@ public final class GuardedRunProfileExecutor implements RunProfileExecutor {
   @Override
   public void abandon(AbandonedRun abandoned) {
     delegate.abandon(abandoned);
+  }
+
+  /** Closes the real executor if it holds resources (its store). */
+  @Override
+  public void close() throws Exception {
+    if (delegate instanceof AutoCloseable closeable) {
+      closeable.close();
+    }
   }
 }

@@ -11,6 +11,7 @@ import io.jimflow.maintenance.MaintenanceRuns;
 import io.jimflow.maintenance.MaintenanceStore;
 import io.jimflow.maintenance.SystemOperations;
 import io.jimflow.steps.RunProfileExecutor;
+import io.jimflow.steps.UnconfiguredRunProfileExecutor;
 import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
 import io.jimflow.sync.SyncEngine;
@@ -36,31 +37,32 @@ import org.springframework.context.annotation.Configuration;
 public class MaintenanceWorkerConfiguration {
 
   /**
-   * The store, unless the data plane's configuration already provides one: {@code jimflow.store.url}
-   * or the embedded H2 file {@code data/jimflow}, opened in H2's auto-server mode so that the CLI and
-   * other workers can use it at the same time. Opened on first use.
+   * The store, unless another configuration provides one: {@code jimflow.store.url} (user, password,
+   * max-pool-size), or the embedded H2 file {@code data/jimflow} under the jimflow home, the same
+   * settings the data plane's run profile executor uses. Opened on first use.
    */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean(Store.class)
   Store jimflowStore(@Value("${jimflow.store.url:}") String url,
       @Value("${jimflow.store.user:}") String user,
-      @Value("${jimflow.store.password:}") String password) {
+      @Value("${jimflow.store.password:}") String password,
+      @Value("${jimflow.store.max-pool-size:8}") int maxPoolSize) {
     StoreSettings settings;
     if (url.isBlank()) {
-      StoreSettings embedded = StoreSettings.embedded(resolveAgainstHome(Path.of("data")));
-      settings = new StoreSettings(embedded.url() + ";AUTO_SERVER=TRUE", embedded.user(), embedded.password(), 0);
+      settings = StoreSettings.embedded(resolveAgainstHome(Path.of("data")));
     } else {
       // H2's embedded default user, unless one is set.
       String effectiveUser = user.isBlank() && url.startsWith("jdbc:h2:") ? "sa" : user;
-      settings = new StoreSettings(url, effectiveUser, password, 0);
+      settings = new StoreSettings(url, effectiveUser, password, maxPoolSize);
     }
     return new Store(new LazyStoreDataSource(settings));
   }
 
-  /** The connected systems and sync rules, unless the data plane's configuration provides them. */
+  /** The connected systems and sync rules, unless another configuration provides them. */
   @Bean
   @ConditionalOnMissingBean(DataPlaneConfig.class)
-  DataPlaneConfig dataPlaneConfig(@Value("${jimflow.connected-systems.file:config/connected-systems.yaml}") Path file) {
+  DataPlaneConfig dataPlaneConfig(
+      @Value("${jimflow.data-plane.config:config/connected-systems.yaml}") Path file) {
     Path resolved = resolveAgainstHome(file);
     if (!Files.exists(resolved)) {
       return new DataPlaneConfig(List.of(), new SyncRules(List.of(), List.of(), List.of()));
@@ -95,7 +97,10 @@ public class MaintenanceWorkerConfiguration {
     return new BeanPostProcessor() {
       @Override
       public Object postProcessAfterInitialization(Object bean, String name) {
-        if (!(bean instanceof RunProfileExecutor executor) || bean instanceof GuardedRunProfileExecutor) {
+        // Without a data plane no run profile runs, so there is nothing to guard (or to open).
+        if (!(bean instanceof RunProfileExecutor executor)
+            || bean instanceof GuardedRunProfileExecutor
+            || bean instanceof UnconfiguredRunProfileExecutor) {
           return bean;
         }
         return new GuardedRunProfileExecutor(
