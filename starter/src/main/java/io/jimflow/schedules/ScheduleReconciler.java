@@ -3,7 +3,9 @@ package io.jimflow.schedules;
 import io.jimflow.schedule.ScheduleDefinition;
 import java.util.List;
 
-/** Brings the deployed schedules in line with a definitions file: plan first, then apply the plan. */
+/**
+ * Brings the deployed schedules in line with a definitions file: plan first, then apply the plan.
+ */
 public final class ScheduleReconciler {
 
   private final ScheduleStore store;
@@ -35,7 +37,8 @@ public final class ScheduleReconciler {
     if (builtIns) {
       desired.addAll(BuiltInSchedules.desired(definitions));
     }
-    return SchedulePlanner.plan(desired, store.deployed());
+    return SchedulePlanner.plan(
+        desired, store.deployed(desired.stream().map(DesiredSchedule::id).toList()));
   }
 
   /**
@@ -45,7 +48,7 @@ public final class ScheduleReconciler {
    * @return the ids created
    */
   public List<String> ensureBuiltIns() {
-    List<String> deployed = store.deployed().stream().map(DeployedSchedule::id).toList();
+    List<String> deployed = store.deployed(BuiltInSchedules.IDS).stream().map(DeployedSchedule::id).toList();
     List<String> created = new java.util.ArrayList<>();
     for (DesiredSchedule builtIn : BuiltInSchedules.desired(List.of())) {
       if (!deployed.contains(builtIn.id())) {
