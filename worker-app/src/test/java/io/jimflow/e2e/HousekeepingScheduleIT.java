@@ -2,6 +2,8 @@ package io.jimflow.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jimflow.client.JimflowClient;
+import io.jimflow.client.ScheduleSummary;
 import io.jimflow.maintenance.MaintenanceKind;
 import io.jimflow.maintenance.MaintenanceRuns;
 import io.jimflow.maintenance.MaintenanceRuns.MaintenanceRun;
@@ -55,6 +57,11 @@ class HousekeepingScheduleIT {
       });
 
       reconciler.apply(List.of());
+      List<ScheduleSummary> listed = new JimflowClient(env.client(namespace), schedules).listSchedules();
+      assertThat(listed).filteredOn(ScheduleSummary::builtIn).extracting(ScheduleSummary::id)
+          .containsExactlyInAnyOrder(BuiltInSchedules.HOUSEKEEPING, BuiltInSchedules.HISTORY_RETENTION);
+      assertThat(listed).filteredOn(s -> s.id().equals(BuiltInSchedules.HISTORY_RETENTION))
+          .singleElement().satisfies(s -> assertThat(s.trigger()).contains("30 2 * * *"));
       // The schedule fires every minute; trigger it now instead of waiting for the next minute.
       schedules.getHandle(BuiltInSchedules.HOUSEKEEPING).trigger();
 
