@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       SchedulesCommand.class,
       RunCommand.class,
       ExecutionsCommand.class,
+      ItemsCommand.class,
       DemoCommand.class,
       SystemsCommand.class,
       HousekeepingCommand.class

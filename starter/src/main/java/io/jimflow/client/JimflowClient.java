@@ -141,6 +141,11 @@ public final class JimflowClient implements AutoCloseable {
     return new JimflowClient(workflows, scheduleClient, stubs);
   }
 
+  /** The work item API (seed 003): schedule, start time, cancel, show, list. */
+  public io.jimflow.workitem.WorkItemClient workItems() {
+    return new io.jimflow.workitem.WorkItemClient(workflows);
+  }
+
   // ---- executions -------------------------------------------------------------------------
 
   /**

@@ -79,7 +79,7 @@ public final class WorkerProcess {
         throw new IllegalStateException(
             "Worker " + name + " exited with " + process.exitValue() + "; log:\n" + logTail(40));
       }
-      // The overall status leads the document; components (disk space, ...) are UP long before it.
+      // The overall status comes first; components (e.g. "ping") carry their own "UP".
       if (health().startsWith("{\"status\":\"UP\"")) {
         return;
       }
