@@ -226,7 +226,10 @@ public final class MaintenanceStore {
   /** What one kind's purge deleted. */
   public record Purged(long deleted, long itemsDeleted, long batches) {}
 
-  /** Deletes history of one kind written before the cutoff, {@code batchSize} rows per transaction. */
+  /**
+   * Deletes history of one kind written before the cutoff, {@code batchSize} rows per transaction.
+   * The progress counts entries (change entries, or run records), not run items.
+   */
   public Purged purge(HistoryKind kind, Instant cutoff, BatchPlan plan, Progress progress) {
     return switch (kind) {
       case CsoChanges -> purgeChanges("cso_change", cutoff, plan, progress);
@@ -289,13 +292,13 @@ public final class MaintenanceStore {
           if (!plan.moreAfter(count)) {
             break;
           }
-          progress.committed(records + items);
+          progress.committed(records);
         }
       }
       int deletedRecords = store.inTransaction(c -> Jdbc.deleteIn(c, "run_record", "id", ids));
       records += deletedRecords;
       batches++;
-      progress.committed(records + items);
+      progress.committed(records);
       if (!plan.moreAfter(ids.size())) {
         break;
       }
@@ -313,7 +316,7 @@ public final class MaintenanceStore {
               });
       records += count;
       batches++;
-      progress.committed(records + items);
+      progress.committed(records);
       if (!plan.moreAfter(count)) {
         return new Purged(records, items, batches);
       }
