@@ -27,7 +27,9 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       ExecutionsCommand.class,
       ItemsCommand.class,
-      DemoCommand.class
+      DemoCommand.class,
+      SystemsCommand.class,
+      HousekeepingCommand.class
     })
 public class JimflowCli implements Runnable {
 

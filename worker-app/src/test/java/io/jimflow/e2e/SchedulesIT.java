@@ -64,6 +64,8 @@ class SchedulesIT {
       throws Exception {
     this.env = env;
     createdSchedules.addAll(List.of("e2e-apply-nightly", "e2e-apply-manual"));
+    // apply also deploys the built-in schedules (housekeeping, history retention).
+    createdSchedules.addAll(io.jimflow.schedules.BuiltInSchedules.IDS);
     Path file = env.newDirectory("apply").resolve("schedules.yaml");
     Files.writeString(
         file,
@@ -91,7 +93,7 @@ class SchedulesIT {
 
     Cli again = cli("schedules", "apply", "-f", file.toString());
     assertThat(again.exit).isZero();
-    assertThat(again.out).contains("No changes: 2 schedules are up to date.");
+    assertThat(again.out).contains("No changes: 4 schedules are up to date.");
 
     ScheduleDescription nightly = env.scheduleClient().getHandle("e2e-apply-nightly").describe();
     assertThat(nightly.getSchedule().getState().isPaused()).isTrue();
