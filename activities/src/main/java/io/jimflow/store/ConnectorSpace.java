@@ -136,17 +136,20 @@ public final class ConnectorSpace {
     batchWithArgument(connection, "update cso set last_seen_run = ? where id = ?", runId, ids);
   }
 
-  /** CSOs of a system that the import run did not find, after {@code afterId}, in id order. */
+  /**
+   * Imported (Normal) CSOs of a system that the import run did not find, after {@code afterId}, in
+   * id order.
+   */
   public List<CsoRow> findNotSeen(
       Connection connection, String system, String runId, long afterId, int limit)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "select * from cso where connected_system_id = ? and id > ? and state <> ?"
+            "select * from cso where connected_system_id = ? and id > ? and state = ?"
                 + " and (last_seen_run is null or last_seen_run <> ?) order by id limit ?")) {
       statement.setString(1, system);
       statement.setLong(2, afterId);
-      statement.setString(3, CsoState.PendingProvisioning.name());
+      statement.setString(3, CsoState.Normal.name());
       statement.setString(4, runId);
       statement.setInt(5, limit);
       return rows(statement);
