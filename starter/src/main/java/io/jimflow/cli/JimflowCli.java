@@ -12,7 +12,21 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = JimflowCli.Version.class,
     description = "Schedules, executions and work items of jimflow, on Temporal.",
-    subcommands = {CommandLine.HelpCommand.class})
+    footer = {
+      "",
+      "Run it locally:",
+      "  ./jimflow dev   start the embedded Temporal dev server and a worker;",
+      "                  Temporal UI on http://localhost:8233",
+      "",
+      "Exit codes: 0 success, 1 the work ran and ended badly, 2 bad input or usage.",
+      "Server: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE."
+    },
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      SchedulesCommand.class,
+      RunCommand.class,
+      ExecutionsCommand.class
+    })
 public class JimflowCli implements Runnable {
 
   public static final int OK = 0;
@@ -27,11 +41,17 @@ public class JimflowCli implements Runnable {
   }
 
   public static CommandLine commandLine() {
+    return commandLine(io.jimflow.client.JimflowClient::connect);
+  }
+
+  /** The command line with commands that obtain their Temporal client from {@code clients}. */
+  public static CommandLine commandLine(ClientFactory clients) {
     // picocli's defaults already match: usage errors exit 2, exceptions exit 1.
-    return new CommandLine(new JimflowCli());
+    return new CommandLine(new JimflowCli(), new CliFactory(clients));
   }
 
   public static void main(String[] args) {
+    CliLogging.quiet();
     System.exit(commandLine().execute(args));
   }
 

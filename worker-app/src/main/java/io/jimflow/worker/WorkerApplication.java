@@ -1,13 +1,113 @@
 package io.jimflow.worker;
 
+import io.jimflow.worker.dev.DevMode;
+import io.jimflow.worker.dev.DevServer;
+import io.jimflow.worker.dev.DevServerException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import sun.misc.Signal;
 
 /** The jimflow worker: polls jimflow's task queues and runs its workflows and activities. */
 @SpringBootApplication
+@ConfigurationPropertiesScan
 public class WorkerApplication {
 
   public static void main(String[] args) {
-    SpringApplication.run(WorkerApplication.class, args);
+    List<String> springArgs = new ArrayList<>(Arrays.asList(args));
+    springArgs.remove(DevMode.FLAG);
+    SpringApplication app = new SpringApplication(WorkerApplication.class);
+    DevMode devMode = null;
+    if (DevMode.requested(args)) {
+      quietTemporalLoggingUntilSpringTakesOver();
+      DevMode dev;
+      try {
+        dev = DevMode.prepare();
+      } catch (DevServerException e) {
+        System.err.println("jimflow dev: " + e.getMessage());
+        System.exit(1);
+        return;
+      }
+      springArgs.add("--spring.temporal.connection.target=" + dev.target());
+      if (!hasPortSetting(args) && DevServer.isListening("127.0.0.1", 8080)) {
+        // A second `./jimflow dev` shares the server; it must not fail on the first one's HTTP port.
+        springArgs.add("--server.port=" + DevServer.freePort());
+      }
+      devMode = dev;
+      app.addListeners(
+          (ApplicationReadyEvent ready) -> printDevBanner(dev, ready));
+    }
+    AtomicReference<ConfigurableApplicationContext> context = new AtomicReference<>();
+    exitZeroOnTermination(context, devMode);
+    context.set(app.run(springArgs.toArray(String[]::new)));
+  }
+
+  /**
+   * A SIGTERM (or Ctrl+C) is the normal way to stop a worker: close the context (graceful worker
+   * shutdown within the grace period) and exit 0, where the JVM's default would exit 143.
+   */
+  private static void exitZeroOnTermination(
+      AtomicReference<ConfigurableApplicationContext> context, DevMode devMode) {
+    for (String name : List.of("TERM", "INT")) {
+      Signal.handle(
+          new Signal(name),
+          signal -> {
+            Thread stopper =
+                new Thread(
+                    () -> {
+                      // Still starting: Spring's own shutdown hook closes what exists so far.
+                      ConfigurableApplicationContext started = context.get();
+                      if (started != null) {
+                        started.close();
+                      }
+                      if (devMode != null) {
+                        devMode.close();
+                      }
+                      System.exit(0);
+                    },
+                    "jimflow-shutdown");
+            stopper.start();
+          });
+    }
+  }
+
+  /** Before Spring configures logging, logback's default would print the SDK's debug lines. */
+  private static void quietTemporalLoggingUntilSpringTakesOver() {
+    if (LoggerFactory.getLogger("io.temporal") instanceof ch.qos.logback.classic.Logger logger) {
+      logger.setLevel(ch.qos.logback.classic.Level.WARN);
+    }
+    if (LoggerFactory.getLogger("io.grpc") instanceof ch.qos.logback.classic.Logger logger) {
+      logger.setLevel(ch.qos.logback.classic.Level.WARN);
+    }
+  }
+
+  private static boolean hasPortSetting(String[] args) {
+    return Arrays.stream(args).anyMatch(a -> a.startsWith("--server.port="))
+        || System.getenv("SERVER_PORT") != null;
+  }
+
+  private static void printDevBanner(DevMode dev, ApplicationReadyEvent ready) {
+    int httpPort =
+        ready.getApplicationContext() instanceof WebServerApplicationContext web
+            ? web.getWebServer().getPort()
+            : -1;
+    System.out.println();
+    System.out.println("jimflow dev is running");
+    System.out.println(
+        "  Temporal server  "
+            + dev.target()
+            + (dev.ownsServer() ? " (started here; data in data/temporal.db)" : " (already running, reused)"));
+    System.out.println("  Temporal UI      " + dev.uiUrl());
+    System.out.println("  Worker health    http://localhost:" + httpPort + "/actuator/health");
+    System.out.println("  Stop with Ctrl+C (SIGTERM): running steps checkpoint and end gracefully.");
+    System.out.println();
   }
 }

@@ -1,6 +1,7 @@
 package io.jimflow.schedule;
 
 import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -18,10 +19,20 @@ public interface ScheduleExecutionWorkflow {
   /** The workflow type name, as Temporal Schedules and visibility queries refer to it. */
   String TYPE = "ScheduleExecution";
 
+  /** The signal name of {@link #stepAttemptStarted}, for untyped stubs. */
+  String STEP_ATTEMPT_STARTED = "stepAttemptStarted";
+
   @WorkflowMethod(name = TYPE)
   ExecutionResult run(ScheduleExecutionInput input);
 
   /** Where the execution stands: current group, each step's state, times and messages. */
   @QueryMethod
   ExecutionProgress progress();
+
+  /**
+   * A step's retried attempt has started. Sent by the step activity; a report about a step that has
+   * already ended changes nothing.
+   */
+  @SignalMethod(name = STEP_ATTEMPT_STARTED)
+  void stepAttemptStarted(StepAttempt attempt);
 }

@@ -1,0 +1,160 @@
+package io.jimflow.steps;
+
+import io.jimflow.schedule.AbandonStepRequest;
+import io.jimflow.schedule.ScheduleExecutionWorkflow;
+import io.jimflow.schedule.StepActivities;
+import io.jimflow.schedule.StepAttempt;
+import io.jimflow.schedule.StepDefinition;
+import io.jimflow.schedule.StepFailureDetails;
+import io.jimflow.schedule.StepFailures;
+import io.jimflow.schedule.StepOptions;
+import io.jimflow.schedule.StepRunRequest;
+import io.jimflow.schedule.StepRunResult;
+import io.jimflow.schedule.StepStatus;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.activity.ActivityInfo;
+import io.temporal.client.ActivityCompletionException;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs schedule steps: RunProfile steps through the {@link RunProfileExecutor}, Executable steps
+ * through the {@link ExecutableRunner}. Every failure it raises carries the attempt in a {@link
+ * StepFailureDetails}, so that the execution reports attempts honestly.
+ */
+public class StepActivitiesImpl implements StepActivities {
+
+  private static final Logger log = LoggerFactory.getLogger(StepActivitiesImpl.class);
+
+  private final RunProfileExecutor runProfiles;
+  private final ExecutableRunner executables;
+
+  public StepActivitiesImpl(RunProfileExecutor runProfiles, ExecutableRunner executables) {
+    this.runProfiles = runProfiles;
+    this.executables = executables;
+  }
+
+  @Override
+  public StepRunResult runStep(StepRunRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    // Attempts count from 1; the test environment reports 0.
+    int attempt = Math.max(1, context.getInfo().getAttempt());
+    if (attempt > 1) {
+      reportAttempt(context.getInfo(), context, request, attempt);
+    }
+    HeartbeatStepProgress progress = new HeartbeatStepProgress(context);
+    try {
+      return run(request, progress, attempt, context.getInfo());
+    } catch (ActivityCompletionException e) {
+      throw e;
+    } catch (ApplicationFailure e) {
+      throw ApplicationFailure.newBuilder()
+          .setMessage(e.getOriginalMessage())
+          .setType(e.getType())
+          .setNonRetryable(e.isNonRetryable())
+          .setCause(e.getCause())
+          .setDetails(new StepFailureDetails(attempt))
+          .build();
+    } catch (RuntimeException e) {
+      throw ApplicationFailure.newFailureWithCause(
+          "Step '" + request.step().name() + "' failed: " + e,
+          StepFailures.STEP_FAILED,
+          e,
+          new StepFailureDetails(attempt));
+    }
+  }
+
+  @Override
+  public void abandonStep(AbandonStepRequest request) {
+    StepDefinition step = request.run().step();
+    if (step.runProfile() == null) {
+      return;
+    }
+    runProfiles.abandon(
+        new AbandonedRun(
+            runProfileRun(request.run(), request.attempts()), request.status(), request.reason()));
+  }
+
+  private StepRunResult run(
+      StepRunRequest request, HeartbeatStepProgress progress, int attempt, ActivityInfo info) {
+    StepDefinition step = request.step();
+    if (step.runProfile() != null && step.executable() == null) {
+      RunProfileOutcome outcome = runProfiles.execute(runProfileRun(request, attempt), progress);
+      return new StepRunResult(
+          outcome.status(), attempt, outcome.message(), outcome.stats(), outcome.runRecordId());
+    }
+    if (step.executable() != null && step.runProfile() == null) {
+      Duration timeout =
+          info.getStartToCloseTimeout() == null || info.getStartToCloseTimeout().isZero()
+              ? StepOptions.timeout(step)
+              : info.getStartToCloseTimeout();
+      ExecutableRunner.Finished finished =
+          executables.run(step.executable(), jimflowEnvironment(request, attempt), progress, timeout);
+      if (finished.exitCode() != 0) {
+        throw ApplicationFailure.newFailure(
+            "'"
+                + step.executable().path()
+                + "' exited with code "
+                + finished.exitCode()
+                + (finished.output().isBlank() ? "" : "; output:\n" + finished.output()),
+            StepFailures.EXECUTABLE_FAILED);
+      }
+      Map<String, Long> stats = new LinkedHashMap<>();
+      if (finished.processed() > 0 || finished.total() >= 0) {
+        stats.put("processed", finished.processed());
+      }
+      if (finished.total() >= 0) {
+        stats.put("total", finished.total());
+      }
+      String message =
+          finished.output().isBlank() ? "exited with code 0" : finished.output();
+      return new StepRunResult(StepStatus.Complete, attempt, message, stats, null);
+    }
+    throw ApplicationFailure.newNonRetryableFailure(
+        "Step '" + step.name() + "' must have exactly one step type (runProfile or executable)",
+        StepFailures.CONFIGURATION_ERROR);
+  }
+
+  private static RunProfileRun runProfileRun(StepRunRequest request, int attempt) {
+    StepDefinition step = request.step();
+    return new RunProfileRun(
+        step.runProfile().connectedSystem(),
+        step.runProfile().runProfile(),
+        request.executionId(),
+        request.scheduleId(),
+        step.index(),
+        step.name(),
+        request.initiator(),
+        attempt);
+  }
+
+  private static Map<String, String> jimflowEnvironment(StepRunRequest request, int attempt) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("JIMFLOW_EXECUTION_ID", String.valueOf(request.executionId()));
+    env.put("JIMFLOW_SCHEDULE_ID", String.valueOf(request.scheduleId()));
+    env.put("JIMFLOW_STEP_NAME", request.step().name());
+    env.put("JIMFLOW_ATTEMPT", Integer.toString(attempt));
+    return env;
+  }
+
+  /** Tells the execution which attempt runs, for its progress; a lost report only costs display. */
+  private static void reportAttempt(
+      ActivityInfo info, ActivityExecutionContext context, StepRunRequest request, int attempt) {
+    try {
+      context
+          .getWorkflowClient()
+          .newUntypedWorkflowStub(info.getWorkflowId(), Optional.of(info.getRunId()), Optional.empty())
+          .signal(
+              ScheduleExecutionWorkflow.STEP_ATTEMPT_STARTED,
+              new StepAttempt(request.position(), attempt));
+    } catch (RuntimeException e) {
+      log.debug("Could not report attempt {} of step '{}'", attempt, request.step().name(), e);
+    }
+  }
+}

@@ -1,0 +1,209 @@
+package io.jimflow.steps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.jimflow.schedule.StepDefinition.ExecutableStep;
+import io.jimflow.schedule.StepFailures;
+import io.temporal.client.ActivityCanceledException;
+import io.temporal.failure.ApplicationFailure;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ExecutableRunnerTest {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+  private Path root;
+  private ExecutableRunner runner;
+
+  @BeforeEach
+  void createRoot() throws Exception {
+    root = Files.createDirectories(dir.resolve("steps"));
+    runner =
+        new ExecutableRunner(
+            root,
+            Set.of("ALLOWED", "STEP_VAR"),
+            400,
+            Map.of("PATH", System.getenv("PATH"), "SECRET", "hunter2", "ALLOWED", "from-worker"));
+  }
+
+  @Test
+  void aProgramThatExitsZeroReturnsItsOutput() {
+    Scripts.write(root, "hello.sh", "echo hello; echo oops >&2");
+
+    ExecutableRunner.Finished finished = runner.run(step("hello.sh"), Map.of(), new RecordingProgress(null), TIMEOUT);
+
+    assertThat(finished.exitCode()).isZero();
+    assertThat(finished.output()).contains("hello").contains("stderr: oops");
+  }
+
+  @Test
+  void aProgramsExitCodeIsReported() {
+    Scripts.write(root, "fail.sh", "echo 'cannot reach target' >&2; exit 3");
+
+    ExecutableRunner.Finished finished = runner.run(step("fail.sh"), Map.of(), new RecordingProgress(null), TIMEOUT);
+
+    assertThat(finished.exitCode()).isEqualTo(3);
+    assertThat(finished.output()).contains("cannot reach target");
+  }
+
+  @Test
+  void longOutputIsTruncatedToItsTail() {
+    Scripts.write(root, "chatty.sh", "i=0; while [ $i -lt 500 ]; do echo \"line $i\"; i=$((i+1)); done");
+
+    ExecutableRunner.Finished finished = runner.run(step("chatty.sh"), Map.of(), new RecordingProgress(null), TIMEOUT);
+
+    assertThat(finished.output()).contains("characters of output truncated").contains("line 499").doesNotContain("line 0\n");
+    assertThat(finished.output().length()).isLessThan(500);
+  }
+
+  @Test
+  void argumentsReachTheProgramLiterallyWithoutAShell() {
+    Scripts.write(root, "args.sh", "for a in \"$@\"; do echo \"[$a]\"; done");
+
+    ExecutableRunner.Finished finished =
+        runner.run(
+            new ExecutableStep("args.sh", List.of("$HOME", "a b", "; rm -rf /"), null, null),
+            Map.of(), new RecordingProgress(null), TIMEOUT);
+
+    assertThat(finished.output()).isEqualTo("[$HOME]\n[a b]\n[; rm -rf /]");
+  }
+
+  @Test
+  void aPathOutsideTheRootIsRejected() throws Exception {
+    Scripts.write(dir, "outside.sh", "echo escaped");
+
+    assertConfigurationError(() -> run("../outside.sh"), "leaves the executables root");
+    assertConfigurationError(() -> run(dir.resolve("outside.sh").toString()), "must be relative");
+    Files.createSymbolicLink(root.resolve("link.sh"), dir.resolve("outside.sh"));
+    assertConfigurationError(() -> run("link.sh"), "leads outside the executables root");
+    assertConfigurationError(() -> run("missing.sh"), "does not exist");
+  }
+
+  @Test
+  void aWorkingDirectoryMustLieInsideTheRoot() throws Exception {
+    Scripts.write(root, "pwd.sh", "pwd");
+    Files.createDirectories(root.resolve("work"));
+
+    ExecutableRunner.Finished inside =
+        runner.run(new ExecutableStep("pwd.sh", null, "work", null), Map.of(), new RecordingProgress(null), TIMEOUT);
+    assertThat(inside.output()).isEqualTo(root.resolve("work").toRealPath().toString());
+
+    assertConfigurationError(
+        () -> runner.run(new ExecutableStep("pwd.sh", null, "..", null), Map.of(), new RecordingProgress(null), TIMEOUT),
+        "leaves the executables root");
+  }
+
+  @Test
+  void theProgramSeesOnlyBaseAndAllowListedVariables() {
+    Scripts.write(root, "env.sh", "env | sort");
+
+    ExecutableRunner.Finished finished =
+        runner.run(
+            new ExecutableStep("env.sh", null, null, Map.of("STEP_VAR", "from-step")),
+            Map.of("JIMFLOW_STEP_NAME", "export"),
+            new RecordingProgress(null),
+            TIMEOUT);
+
+    assertThat(finished.output())
+        .contains("ALLOWED=from-worker")
+        .contains("STEP_VAR=from-step")
+        .contains("JIMFLOW_STEP_NAME=export")
+        .contains("PATH=")
+        .doesNotContain("SECRET")
+        .doesNotContain("hunter2");
+    assertConfigurationError(
+        () -> runner.run(new ExecutableStep("env.sh", null, null, Map.of("SECRET", "x")), Map.of(), new RecordingProgress(null), TIMEOUT),
+        "env sets [SECRET], not on the worker's allow-list");
+  }
+
+  @Test
+  void progressAndCheckpointLinesBecomeHeartbeatsNotOutput() {
+    Scripts.write(root, "report.sh", "echo start; echo '::progress 2/5'; echo '::checkpoint row-17'; echo end");
+    RecordingProgress progress = new RecordingProgress(null);
+
+    ExecutableRunner.Finished finished = runner.run(step("report.sh"), Map.of(), progress, TIMEOUT);
+
+    assertThat(finished.output()).isEqualTo("start\nend");
+    assertThat(finished.processed()).isEqualTo(2);
+    assertThat(finished.total()).isEqualTo(5);
+    assertThat(progress.reports).last().isEqualTo(new RecordingProgress.Report(2, 5, "row-17"));
+  }
+
+  @Test
+  void aRetriedAttemptReceivesTheLastCheckpoint() {
+    Scripts.write(root, "resume.sh", "echo \"resuming at ${JIMFLOW_CHECKPOINT:-start}\"");
+
+    assertThat(runner.run(step("resume.sh"), Map.of(), new RecordingProgress("row-17"), TIMEOUT).output())
+        .isEqualTo("resuming at row-17");
+    assertThat(runner.run(step("resume.sh"), Map.of(), new RecordingProgress(null), TIMEOUT).output())
+        .isEqualTo("resuming at start");
+  }
+
+  @Test
+  void cancellingKillsTheWholeProcessTree() throws Exception {
+    Path pids = dir.resolve("pids");
+    Scripts.write(root, "tree.sh", "sleep 120 & echo $! > " + pids + "; echo $$ >> " + pids + "; wait");
+    RecordingProgress progress = new RecordingProgress(null).cancelAfter(3);
+
+    assertThatThrownBy(() -> runner.run(step("tree.sh"), Map.of(), progress, TIMEOUT))
+        .isInstanceOf(ActivityCanceledException.class);
+
+    assertAllDead(pids);
+  }
+
+  @Test
+  void aProgramRunningPastTheTimeoutIsKilledWithItsChildren() throws Exception {
+    Path pids = dir.resolve("pids");
+    Scripts.write(root, "hang.sh", "sleep 120 & echo $! > " + pids + "; echo $$ >> " + pids + "; wait");
+
+    ApplicationFailure failure =
+        catchThrowableOfType(
+            ApplicationFailure.class,
+            () -> runner.run(step("hang.sh"), Map.of(), new RecordingProgress(null), Duration.ofSeconds(2)));
+
+    assertThat(failure.getType()).isEqualTo(StepFailures.EXECUTABLE_TIMED_OUT);
+    assertThat(failure.getOriginalMessage()).contains("ran longer than PT2S and was killed");
+    assertAllDead(pids);
+  }
+
+  private ExecutableRunner.Finished run(String path) {
+    return runner.run(step(path), Map.of(), new RecordingProgress(null), TIMEOUT);
+  }
+
+  private static ExecutableStep step(String path) {
+    return new ExecutableStep(path, null, null, null);
+  }
+
+  private static void assertConfigurationError(Runnable run, String messagePart) {
+    ApplicationFailure failure = catchThrowableOfType(ApplicationFailure.class, run::run);
+    assertThat(failure).as("expected a configuration error").isNotNull();
+    assertThat(failure.getType()).isEqualTo(StepFailures.CONFIGURATION_ERROR);
+    assertThat(failure.isNonRetryable()).isTrue();
+    assertThat(failure.getOriginalMessage()).contains(messagePart);
+  }
+
+  private static void assertAllDead(Path pidFile) throws Exception {
+    List<Long> pids = Files.readAllLines(pidFile).stream().map(String::trim).map(Long::parseLong).toList();
+    assertThat(pids).hasSize(2);
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (pids.stream().anyMatch(ExecutableRunnerTest::alive) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(pids).noneMatch(ExecutableRunnerTest::alive);
+  }
+
+  private static boolean alive(long pid) {
+    return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+  }
+}

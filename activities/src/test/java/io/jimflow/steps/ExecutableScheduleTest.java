@@ -1,0 +1,135 @@
+package io.jimflow.steps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.common.TaskQueues;
+import io.jimflow.schedule.ExecutionResult;
+import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedule.ScheduleExecutionInput;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
+import io.jimflow.schedule.ScheduleExecutionWorkflow;
+import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
+import io.jimflow.schedule.StepDefinition;
+import io.jimflow.schedule.StepDefinition.ExecutableStep;
+import io.jimflow.schedule.StepDefinition.RetrySettings;
+import io.jimflow.schedule.StepOutcome;
+import io.jimflow.schedule.StepStatus;
+import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Schedules of Executable steps run by the real step activities and real programs. */
+class ExecutableScheduleTest {
+
+  @TempDir Path root;
+  private TestWorkflowEnvironment env;
+
+  @BeforeEach
+  void startEnvironment() {
+    env = TestWorkflowEnvironment.newInstance();
+    env.registerSearchAttribute(JimflowSearchAttributes.SCHEDULE_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.registerSearchAttribute(JimflowSearchAttributes.STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.registerSearchAttribute(JimflowSearchAttributes.STEP_GROUP.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
+  }
+
+  @AfterEach
+  void stopEnvironment() {
+    env.close();
+  }
+
+  @Test
+  void aRetriedProgramResumesFromTheCheckpointItsFailedAttemptRecorded() {
+    // Counts to 6; the first attempt dies after checkpointing 3.
+    Scripts.write(
+        root,
+        "flaky-count.sh",
+        """
+        i=${JIMFLOW_CHECKPOINT:-0}
+        echo "attempt $JIMFLOW_ATTEMPT starts at $i"
+        while [ "$i" -lt 6 ]; do
+          i=$((i + 1))
+          echo "::progress $i/6"
+          echo "::checkpoint $i"
+          if [ "$JIMFLOW_ATTEMPT" = 1 ] && [ "$i" = 3 ]; then echo "crash" >&2; exit 9; fi
+        done""");
+    startWorker(root);
+
+    ExecutionResult result = run(definition(executableStep(0, "count", "flaky-count.sh", 3)));
+
+    StepOutcome count = result.steps().get(0);
+    assertThat(count.status()).isEqualTo(StepStatus.Complete);
+    assertThat(count.attempts()).isEqualTo(2);
+    assertThat(count.message()).contains("attempt 2 starts at 3");
+    assertThat(count.stats()).containsEntry("processed", 6L);
+  }
+
+  @Test
+  void theShippedScriptsRunSequentialAndParallelGroupsWithAToleratedFailure() {
+    startWorker(Scripts.shippedRoot());
+    StepDefinition tolerated =
+        new StepDefinition(1, "fail on purpose", null,
+            new ExecutableStep("fail.sh", List.of("4", "no target today"), null, null),
+            true, Duration.ofMinutes(1), new RetrySettings(1, null, null), null);
+
+    ExecutionResult result =
+        run(
+            definition(
+                executableStep(0, "count first", "count.sh", 1, "3", "0.05"),
+                executableStep(1, "count alongside", "count.sh", 1, "2", "0.05"),
+                tolerated,
+                executableStep(2, "count last", "count.sh", 1, "1", "0.05")));
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.CompleteWithError);
+    assertThat(result.steps())
+        .extracting(StepOutcome::name, StepOutcome::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("count first", StepStatus.Complete),
+            org.assertj.core.groups.Tuple.tuple("count alongside", StepStatus.Complete),
+            org.assertj.core.groups.Tuple.tuple("fail on purpose", StepStatus.FailedWithError),
+            org.assertj.core.groups.Tuple.tuple("count last", StepStatus.Complete));
+    assertThat(result.steps().get(2).message()).contains("exited with code 4").contains("no target today");
+    assertThat(result.message()).contains("'fail on purpose' FailedWithError ('fail.sh' exited with code 4; output:)");
+  }
+
+  private void startWorker(Path executablesRoot) {
+    Worker worker = env.newWorker(TaskQueues.SCHEDULES);
+    worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
+    worker.registerActivitiesImplementations(
+        new StepActivitiesImpl(new UnconfiguredRunProfileExecutor(), new ExecutableRunner(executablesRoot, Set.of())));
+    env.start();
+  }
+
+  private ExecutionResult run(ScheduleDefinition definition) {
+    ScheduleExecutionWorkflow workflow =
+        env.getWorkflowClient()
+            .newWorkflowStub(
+                ScheduleExecutionWorkflow.class,
+                WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.SCHEDULES).setWorkflowId(definition.id()).build());
+    return workflow.run(
+        new ScheduleExecutionInput(
+            definition, new Initiator(InitiatorType.User, "u", "User"), TriggerKind.Manual, null));
+  }
+
+  private static ScheduleDefinition definition(StepDefinition... steps) {
+    return new ScheduleDefinition("scripts", "Scripts", null, true, null, null, null, null, List.of(steps));
+  }
+
+  private static StepDefinition executableStep(int index, String name, String path, int attempts, String... args) {
+    return new StepDefinition(
+        index, name, null, new ExecutableStep(path, List.of(args), null, null), null,
+        Duration.ofMinutes(1), new RetrySettings(attempts, Duration.ofSeconds(1), 2.0), Duration.ofSeconds(5));
+  }
+}

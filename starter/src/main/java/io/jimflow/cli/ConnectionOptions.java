@@ -1,0 +1,47 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.ConnectionSettings;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** The options every command that talks to Temporal shares, each falling back to its variable. */
+public class ConnectionOptions {
+
+  @Option(
+      names = "--address",
+      paramLabel = "HOST:PORT",
+      defaultValue = "${env:TEMPORAL_ADDRESS:-" + ConnectionSettings.DEFAULT_ADDRESS + "}",
+      description = "Temporal frontend (env TEMPORAL_ADDRESS; default ${DEFAULT-VALUE}).")
+  String address;
+
+  @Option(
+      names = "--namespace",
+      defaultValue = "${env:TEMPORAL_NAMESPACE:-" + ConnectionSettings.DEFAULT_NAMESPACE + "}",
+      description = "Temporal namespace (env TEMPORAL_NAMESPACE; default ${DEFAULT-VALUE}).")
+  String namespace;
+
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "FILE",
+      defaultValue = "${env:TEMPORAL_TLS_CERT}",
+      description = "Client certificate (PEM) for mTLS (env TEMPORAL_TLS_CERT).")
+  Path tlsCert;
+
+  @Option(
+      names = "--tls-key",
+      paramLabel = "FILE",
+      defaultValue = "${env:TEMPORAL_TLS_KEY}",
+      description = "Private key (PKCS#8 PEM) of the client certificate (env TEMPORAL_TLS_KEY).")
+  Path tlsKey;
+
+  @Option(
+      names = "--api-key",
+      paramLabel = "KEY",
+      defaultValue = "${env:TEMPORAL_API_KEY}",
+      description = "API key, sent over TLS (env TEMPORAL_API_KEY).")
+  String apiKey;
+
+  ConnectionSettings settings() {
+    return new ConnectionSettings(address, namespace, tlsCert, tlsKey, apiKey);
+  }
+}

@@ -1,0 +1,83 @@
+package io.jimflow.cli;
+
+import io.jimflow.config.ScheduleDefinitions;
+import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedules.SchedulePlan;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** A command that reads the schedules file, validating all of it before it connects. */
+abstract class DefinitionsFileCommand extends ClientCommand {
+
+  @Option(
+      names = {"-f", "--file"},
+      paramLabel = "FILE",
+      defaultValue = ScheduleDefinitions.DEFAULT_FILE,
+      description = "Schedules file (default ${DEFAULT-VALUE}).")
+  Path file;
+
+  @Option(names = "--json", description = "Print the plan as one JSON document.")
+  boolean json;
+
+  List<ScheduleDefinition> definitions;
+
+  DefinitionsFileCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  Integer checkInput() {
+    definitions = ScheduleDefinitions.load(file);
+    return null;
+  }
+
+  void printPlan(SchedulePlan plan, String heading) {
+    if (json) {
+      Map<String, Object> document = new LinkedHashMap<>();
+      document.put("file", file.toString());
+      document.put(
+          "changes",
+          plan.changes().stream()
+              .map(
+                  c -> {
+                    Map<String, Object> change = new LinkedHashMap<>();
+                    change.put("action", c.kind().name().toLowerCase(java.util.Locale.ROOT));
+                    change.put("id", c.id());
+                    change.put("aspects", c.aspects());
+                    return change;
+                  })
+              .toList());
+      document.put("unchanged", plan.unchanged());
+      document.put("conflicts", plan.conflicts());
+      out().println(Json.write(document));
+      return;
+    }
+    for (String conflict : plan.conflicts()) {
+      out().println("  ! " + conflict + " exists but was not created by jimflow (left alone)");
+    }
+    if (!plan.hasChanges()) {
+      out().println(
+          "No changes: "
+              + plan.unchanged().size()
+              + (plan.unchanged().size() == 1 ? " schedule is" : " schedules are")
+              + " up to date.");
+      return;
+    }
+    out().println(heading);
+    for (SchedulePlan.Change change : plan.changes()) {
+      String sign =
+          switch (change.kind()) {
+            case CREATE -> "+";
+            case UPDATE -> "~";
+            case DELETE -> "-";
+          };
+      out().println("  " + sign + " " + change.describe());
+    }
+    if (!plan.unchanged().isEmpty()) {
+      out().println("  " + plan.unchanged().size() + " unchanged");
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.ExecutionSummary;
+import io.jimflow.client.JimflowClient;
+import io.jimflow.schedule.ExecutionStatus;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code jimflow executions list [--schedule ID] [--status S] [--limit N] [--json]}. */
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "List executions, newest first (Temporal's visibility store; it lags a moment).")
+public class ExecutionListCommand extends ClientCommand {
+
+  @Option(names = "--schedule", paramLabel = "ID", description = "Only this schedule's executions.")
+  String scheduleId;
+
+  @Option(
+      names = "--status",
+      paramLabel = "STATUS",
+      description = "Only executions in this status: ${COMPLETION-CANDIDATES}.")
+  ExecutionStatus status;
+
+  @Option(names = "--limit", defaultValue = "20", description = "At most this many (default ${DEFAULT-VALUE}).")
+  int limit;
+
+  @Option(names = "--json", description = "Print one JSON document.")
+  boolean json;
+
+  public ExecutionListCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  Integer checkInput() {
+    if (limit < 1) {
+      throw new IllegalArgumentException("--limit must be at least 1");
+    }
+    return null;
+  }
+
+  @Override
+  int run(JimflowClient client) {
+    List<ExecutionSummary> executions = client.listExecutions(scheduleId, status, limit);
+    if (json) {
+      out().println(Json.write(Map.of("executions", executions)));
+      return JimflowCli.OK;
+    }
+    if (executions.isEmpty()) {
+      out().println("No executions found.");
+      return JimflowCli.OK;
+    }
+    Table table = new Table("WORKFLOW ID", "SCHEDULE", "STATUS", "STARTED", "ENDED");
+    executions.forEach(
+        e -> table.row(e.workflowId(), e.scheduleId(), e.status(), e.startedAt(), e.endedAt()));
+    table.print(out());
+    return JimflowCli.OK;
+  }
+}

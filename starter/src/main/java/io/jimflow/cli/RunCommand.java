@@ -1,0 +1,106 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import io.jimflow.client.NotFoundException;
+import io.jimflow.config.ScheduleDefinitions;
+import io.jimflow.schedule.ExecutionProgress;
+import io.jimflow.schedule.ExecutionResult;
+import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code jimflow run ID [-f FILE] [--wait] [--exclusive]}: a manual run of a schedule. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Start an execution of a schedule now and print its workflow id.",
+      "The definition comes from -f FILE, or else from the deployed schedule.",
+      "With --wait: print each step transition, exit 0 on Complete, 1 on any other end."
+    })
+public class RunCommand extends ClientCommand {
+
+  @Parameters(index = "0", paramLabel = "SCHEDULE-ID")
+  String scheduleId;
+
+  @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Take the definition from this schedules file.")
+  Path file;
+
+  @Option(names = "--wait", description = "Follow the execution to its end.")
+  boolean waitForEnd;
+
+  @Option(
+      names = "--exclusive",
+      description = "Refuse to start while an execution of this schedule is open (exit 1).")
+  boolean exclusive;
+
+  @Option(names = "--poll-interval", hidden = true, defaultValue = "PT0.5S")
+  Duration pollInterval;
+
+  private ScheduleDefinition fromFile;
+
+  public RunCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  Integer checkInput() {
+    if (file != null) {
+      fromFile =
+          ScheduleDefinitions.load(file).stream()
+              .filter(d -> d.id().equals(scheduleId))
+              .findFirst()
+              .orElseThrow(() -> new NotFoundException("schedule " + scheduleId + " is not in " + file));
+    }
+    return null;
+  }
+
+  @Override
+  int run(JimflowClient client) throws InterruptedException {
+    ScheduleDefinition definition = fromFile;
+    if (definition == null) {
+      try {
+        definition = client.deployedDefinition(scheduleId);
+      } catch (NotFoundException e) {
+        throw new NotFoundException(
+            e.getMessage() + "; deploy it with 'jimflow schedules apply' or pass -f FILE");
+      }
+    }
+    String user = System.getProperty("user.name", "unknown");
+    String workflowId =
+        client.startExecution(definition, new Initiator(InitiatorType.User, user, user), exclusive);
+    out().println(workflowId);
+    out().flush();
+    if (!waitForEnd) {
+      return JimflowCli.OK;
+    }
+    StepTransitions transitions = new StepTransitions();
+    while (client.isOpen(workflowId)) {
+      try {
+        ExecutionProgress progress = client.progress(workflowId);
+        transitions.next(progress.steps()).forEach(out()::println);
+        out().flush();
+      } catch (NotFoundException e) {
+        throw e;
+      } catch (RuntimeException notYetAnswered) {
+        // Until a worker picks the run up, the query has nobody to answer it; keep polling.
+      }
+      Thread.sleep(pollInterval.toMillis());
+    }
+    ExecutionResult result = client.awaitResult(workflowId);
+    transitions.next(result.steps()).forEach(out()::println);
+    out().println(
+        "Execution "
+            + workflowId
+            + " ended "
+            + result.status()
+            + (result.message() == null || result.message().isBlank() ? "." : ": " + result.message()));
+    return result.status() == ExecutionStatus.Complete ? JimflowCli.OK : JimflowCli.ENDED_BADLY;
+  }
+}

@@ -1,0 +1,27 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import io.jimflow.schedules.SchedulePlan;
+import picocli.CommandLine.Command;
+
+/** {@code jimflow schedules apply -f FILE}: makes the deployed schedules match the file. */
+@Command(
+    name = "apply",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Create, update and delete jimflow's Temporal Schedules to match the file.",
+      "The whole file is validated first; with any problem nothing is changed (exit 2)."
+    })
+public class ScheduleApplyCommand extends DefinitionsFileCommand {
+
+  public ScheduleApplyCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  int run(JimflowClient client) {
+    SchedulePlan plan = client.applySchedules(definitions);
+    printPlan(plan, "Applied " + file + ":");
+    return JimflowCli.OK;
+  }
+}

@@ -1,0 +1,28 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code jimflow schedules delete ID}. */
+@Command(
+    name = "delete",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Delete a schedule; runs it started go on. The next apply recreates it if the file still has it."
+    })
+public class ScheduleDeleteCommand extends ScheduleIdCommand {
+
+  @Option(names = "--force", description = "Also delete a schedule jimflow did not create.")
+  boolean force;
+
+  public ScheduleDeleteCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  String act(JimflowClient client) {
+    client.deleteSchedule(scheduleId, force);
+    return "Deleted " + scheduleId + ".";
+  }
+}

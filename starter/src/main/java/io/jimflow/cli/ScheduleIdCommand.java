@@ -1,0 +1,24 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import picocli.CommandLine.Parameters;
+
+/** A command acting on one schedule by id. */
+abstract class ScheduleIdCommand extends ClientCommand {
+
+  @Parameters(index = "0", paramLabel = "SCHEDULE-ID", description = "The schedule's id.")
+  String scheduleId;
+
+  ScheduleIdCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  final int run(JimflowClient client) {
+    out().println(act(client));
+    return JimflowCli.OK;
+  }
+
+  /** Does it and returns the line to print. */
+  abstract String act(JimflowClient client);
+}

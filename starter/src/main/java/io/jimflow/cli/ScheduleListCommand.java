@@ -1,0 +1,52 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import io.jimflow.client.ScheduleSummary;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code jimflow schedules list}: every schedule with its trigger, state, last and next runs. */
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "List schedules: trigger, time zone, paused, last run and its status, next runs.")
+public class ScheduleListCommand extends ClientCommand {
+
+  @Option(names = "--json", description = "Print one JSON document.")
+  boolean json;
+
+  public ScheduleListCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  int run(JimflowClient client) {
+    List<ScheduleSummary> schedules = client.listSchedules();
+    if (json) {
+      out().println(Json.write(java.util.Map.of("schedules", schedules)));
+      return JimflowCli.OK;
+    }
+    if (schedules.isEmpty()) {
+      out().println("No schedules. Deploy some with: jimflow schedules apply -f config/schedules.yaml");
+      return JimflowCli.OK;
+    }
+    Table table = new Table("ID", "TRIGGER", "TIME ZONE", "PAUSED", "LAST RUN", "STATUS", "NEXT RUNS");
+    for (ScheduleSummary s : schedules) {
+      table.row(
+          s.id(),
+          s.trigger(),
+          s.timeZone(),
+          s.paused() ? "yes" : "no",
+          s.lastRunAt(),
+          s.lastRunStatus(),
+          s.nextRuns().isEmpty()
+              ? null
+              : s.nextRuns().stream().limit(2).map(Instant::toString).collect(Collectors.joining(", ")));
+    }
+    table.print(out());
+    return JimflowCli.OK;
+  }
+}

@@ -1,0 +1,24 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import io.jimflow.schedules.SchedulePlan;
+import picocli.CommandLine.Command;
+
+/** {@code jimflow schedules plan -f FILE}: shows what apply would change, changes nothing. */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    description = "Show what 'apply' would create, update and delete; change nothing.")
+public class SchedulePlanCommand extends DefinitionsFileCommand {
+
+  public SchedulePlanCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  int run(JimflowClient client) {
+    SchedulePlan plan = client.planSchedules(definitions);
+    printPlan(plan, "Plan for " + file + ":");
+    return plan.conflicts().isEmpty() ? JimflowCli.OK : JimflowCli.BAD_INPUT;
+  }
+}

@@ -1,0 +1,19 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import picocli.CommandLine.Command;
+
+/** {@code jimflow schedules resume ID}. */
+@Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused schedule.")
+public class ScheduleResumeCommand extends ScheduleIdCommand {
+
+  public ScheduleResumeCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  String act(JimflowClient client) {
+    client.resumeSchedule(scheduleId);
+    return "Resumed " + scheduleId + ".";
+  }
+}

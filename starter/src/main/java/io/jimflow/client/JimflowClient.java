@@ -1,0 +1,508 @@
+package io.jimflow.client;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.common.TaskQueues;
+import io.jimflow.schedule.ExecutionProgress;
+import io.jimflow.schedule.ExecutionResult;
+import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedule.ScheduleExecutionInput;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
+import io.jimflow.schedule.ScheduleExecutionWorkflow;
+import io.jimflow.schedules.ScheduleMapper;
+import io.jimflow.schedules.SchedulePlan;
+import io.jimflow.schedules.ScheduleReconciler;
+import io.jimflow.schedules.TemporalScheduleStore;
+import io.jimflow.schedules.TriggerSummary;
+import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.WorkflowExecutionDescription;
+import io.temporal.client.WorkflowExecutionMetadata;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowNotFoundException;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.client.schedules.ScheduleActionExecutionStartWorkflow;
+import io.temporal.client.schedules.ScheduleActionResult;
+import io.temporal.client.schedules.ScheduleActionStartWorkflow;
+import io.temporal.client.schedules.ScheduleBackfill;
+import io.temporal.client.schedules.ScheduleClient;
+import io.temporal.client.schedules.ScheduleClientOptions;
+import io.temporal.client.schedules.ScheduleDescription;
+import io.temporal.client.schedules.ScheduleHandle;
+import io.temporal.client.schedules.ScheduleListDescription;
+import io.temporal.common.SearchAttributes;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TerminatedFailure;
+import io.temporal.failure.TimeoutFailure;
+import io.temporal.serviceclient.SimpleSslContextBuilder;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * jimflow for programs: start schedule executions, wait for and inspect them, cancel and list them,
+ * and manage the Temporal Schedules made from {@code config/schedules.yaml}.
+ *
+ * <p>Create one with {@link #connect(ConnectionSettings)} and close it when done; it is thread-safe.
+ * Listing by status relies on Temporal's visibility store, which lags a moment behind.
+ */
+public final class JimflowClient implements AutoCloseable {
+
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+  private final WorkflowClient workflows;
+  private final ScheduleClient schedules;
+  private final WorkflowServiceStubs ownedStubs;
+
+  /**
+   * Uses clients created elsewhere (e.g. a test environment's); {@link #close()} leaves them open.
+   */
+  public JimflowClient(WorkflowClient workflows, ScheduleClient schedules) {
+    this(workflows, schedules, null);
+  }
+
+  private JimflowClient(
+      WorkflowClient workflows, ScheduleClient schedules, WorkflowServiceStubs ownedStubs) {
+    this.workflows = workflows;
+    this.schedules = schedules;
+    this.ownedStubs = ownedStubs;
+  }
+
+  /**
+   * Connects and checks that the server answers and the namespace exists.
+   *
+   * @throws JimflowConnectionException naming the address that failed and how to start a server
+   */
+  public static JimflowClient connect(ConnectionSettings settings) {
+    WorkflowServiceStubs stubs;
+    try {
+      stubs = WorkflowServiceStubs.newConnectedServiceStubs(stubOptions(settings), CONNECT_TIMEOUT);
+    } catch (RuntimeException e) {
+      throw new JimflowConnectionException(
+          "Cannot reach Temporal at "
+              + settings.address()
+              + " ("
+              + rootMessage(e)
+              + "). Start a local server with ./jimflow dev, or point --address / TEMPORAL_ADDRESS"
+              + " at yours.",
+          e);
+    }
+    try {
+      stubs
+          .blockingStub()
+          .describeNamespace(
+              DescribeNamespaceRequest.newBuilder().setNamespace(settings.namespace()).build());
+    } catch (StatusRuntimeException e) {
+      stubs.shutdownNow();
+      String reason =
+          e.getStatus().getCode() == Status.Code.NOT_FOUND
+              ? "does not exist"
+              : "cannot be used (" + e.getStatus().getCode() + ": " + e.getStatus().getDescription() + ")";
+      throw new JimflowConnectionException(
+          "Temporal at " + settings.address() + " answers, but namespace '" + settings.namespace()
+              + "' " + reason + ".",
+          e);
+    }
+    WorkflowClient workflows =
+        WorkflowClient.newInstance(
+            stubs, WorkflowClientOptions.newBuilder().setNamespace(settings.namespace()).build());
+    ScheduleClient scheduleClient =
+        ScheduleClient.newInstance(
+            stubs, ScheduleClientOptions.newBuilder().setNamespace(settings.namespace()).build());
+    return new JimflowClient(workflows, scheduleClient, stubs);
+  }
+
+  // ---- executions -------------------------------------------------------------------------
+
+  /**
+   * Starts an execution of a definition now (a manual run) and returns its workflow id,
+   * {@code <schedule-id>/manual/<short id>}.
+   *
+   * @param exclusive refuse to start while an execution of the same schedule is open; without it,
+   *     manual runs may overlap as they do in JIM
+   * @throws ExecutionAlreadyRunningException when {@code exclusive} and one is open
+   */
+  public String startExecution(ScheduleDefinition definition, Initiator initiator, boolean exclusive) {
+    if (exclusive) {
+      // Visibility lags slightly behind, so two exclusive starts in the same instant can both pass.
+      Optional<WorkflowExecutionMetadata> open =
+          workflows.listExecutions(ExecutionQueries.running(definition.id())).findFirst();
+      if (open.isPresent()) {
+        throw new ExecutionAlreadyRunningException(
+            definition.id(), open.get().getExecution().getWorkflowId());
+      }
+    }
+    String workflowId =
+        definition.id() + "/manual/" + UUID.randomUUID().toString().substring(0, 8);
+    WorkflowOptions options =
+        WorkflowOptions.newBuilder()
+            .setWorkflowId(workflowId)
+            .setTaskQueue(TaskQueues.SCHEDULES)
+            .setTypedSearchAttributes(
+                SearchAttributes.newBuilder()
+                    .set(JimflowSearchAttributes.SCHEDULE_ID, definition.id())
+                    .set(JimflowSearchAttributes.STATUS, ExecutionStatus.InProgress.name())
+                    .build())
+            .setStaticSummary(
+                "Schedule " + definition.name() + ", run by " + initiator.type() + " " + initiator.name())
+            .build();
+    WorkflowStub stub = workflows.newUntypedWorkflowStub(ScheduleExecutionWorkflow.TYPE, options);
+    stub.start(new ScheduleExecutionInput(definition, initiator, TriggerKind.Manual, null));
+    return workflowId;
+  }
+
+  /**
+   * Waits for an execution to end and returns its result, whatever the outcome: Complete and
+   * CompleteWithError as returned, Failed from the failure's details, Cancelled from the run's last
+   * progress (when a worker can answer the query; otherwise without step details).
+   *
+   * @throws NotFoundException when no execution has this id
+   */
+  public ExecutionResult awaitResult(String workflowId) {
+    WorkflowStub stub = workflows.newUntypedWorkflowStub(workflowId);
+    try {
+      return stub.getResult(ExecutionResult.class);
+    } catch (WorkflowNotFoundException e) {
+      throw new NotFoundException("no execution with id " + workflowId);
+    } catch (WorkflowFailedException e) {
+      return resultOfFailure(workflowId, e.getCause());
+    }
+  }
+
+  /** Where an execution stands now (also after it ended, while a worker can answer the query). */
+  public ExecutionProgress progress(String workflowId) {
+    try {
+      return workflows
+          .newUntypedWorkflowStub(workflowId)
+          .query("progress", ExecutionProgress.class);
+    } catch (WorkflowNotFoundException e) {
+      throw new NotFoundException("no execution with id " + workflowId);
+    }
+  }
+
+  /** Whether the execution is still open. */
+  public boolean isOpen(String workflowId) {
+    return describe(workflowId).getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+  }
+
+  /**
+   * The execution's state for display: its result once ended, its progress while it runs. Either
+   * way as an {@link ExecutionResult} (status InProgress while it runs).
+   */
+  public ExecutionResult execution(String workflowId) {
+    WorkflowExecutionDescription description = describe(workflowId);
+    if (description.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+      return awaitResult(workflowId);
+    }
+    ExecutionProgress p = progress(workflowId);
+    return new ExecutionResult(
+        p.scheduleId(), p.scheduleName(), p.status(), p.message(), description.getStartTime(), null, p.steps());
+  }
+
+  /** Requests cancellation: running steps end Cancelled, later steps are Skipped. */
+  public void cancel(String workflowId) {
+    describe(workflowId);
+    workflows.newUntypedWorkflowStub(workflowId).cancel("cancelled with jimflow");
+  }
+
+  /**
+   * Executions, newest first as the visibility store returns them.
+   *
+   * @param scheduleId only this schedule's; all if null
+   * @param status only in this status; all if null
+   */
+  public List<ExecutionSummary> listExecutions(String scheduleId, ExecutionStatus status, int limit) {
+    return workflows
+        .listExecutions(ExecutionQueries.list(scheduleId, status))
+        .limit(Math.max(limit, 1))
+        .map(JimflowClient::summary)
+        .toList();
+  }
+
+  // ---- schedules --------------------------------------------------------------------------
+
+  /** What {@link #applySchedules} would change; changes nothing. */
+  public SchedulePlan planSchedules(List<ScheduleDefinition> definitions) {
+    return new ScheduleReconciler(new TemporalScheduleStore(schedules)).plan(definitions);
+  }
+
+  /**
+   * Creates, updates and deletes jimflow-managed schedules to match the definitions.
+   *
+   * @throws io.jimflow.schedules.ScheduleConflictException when an id belongs to a schedule jimflow
+   *     did not create; nothing is changed then
+   */
+  public SchedulePlan applySchedules(List<ScheduleDefinition> definitions) {
+    return new ScheduleReconciler(new TemporalScheduleStore(schedules)).apply(definitions);
+  }
+
+  /** Every schedule of the namespace, jimflow's first. */
+  public List<ScheduleSummary> listSchedules() {
+    List<ScheduleSummary> summaries = new ArrayList<>();
+    for (ScheduleListDescription listed : schedules.listSchedules().toList()) {
+      summaries.add(scheduleSummary(schedules.getHandle(listed.getScheduleId()).describe()));
+    }
+    summaries.sort(
+        java.util.Comparator.comparing((ScheduleSummary s) -> !s.managed())
+            .thenComparing(ScheduleSummary::id));
+    return summaries;
+  }
+
+  /** The definition a deployed schedule runs (from its action's input). */
+  public ScheduleDefinition deployedDefinition(String scheduleId) {
+    return definitionOf(describeSchedule(scheduleId))
+        .orElseThrow(
+            () -> new NotFoundException("schedule " + scheduleId + " was not created by jimflow"));
+  }
+
+  public void pauseSchedule(String scheduleId) {
+    handle(scheduleId).pause("paused with jimflow");
+  }
+
+  public void resumeSchedule(String scheduleId) {
+    handle(scheduleId).unpause("resumed with jimflow");
+  }
+
+  /** Starts the schedule's action now, subject to its overlap policy (skip drops it while one runs). */
+  public void triggerSchedule(String scheduleId) {
+    ScheduleDescription description = describeSchedule(scheduleId);
+    handle(scheduleId).trigger(description.getSchedule().getPolicy().getOverlap());
+  }
+
+  /**
+   * Runs every start the schedule would have made between {@code from} and {@code to}, one after
+   * another (buffered), as if it had been deployed then.
+   */
+  public void backfillSchedule(String scheduleId, Instant from, Instant to) {
+    if (!from.isBefore(to)) {
+      throw new IllegalArgumentException("backfill needs from before to");
+    }
+    handle(scheduleId)
+        .backfill(
+            List.of(
+                new ScheduleBackfill(from, to, ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_BUFFER_ALL)));
+  }
+
+  /**
+   * Deletes a schedule; runs it started are left alone.
+   *
+   * @param force also delete a schedule jimflow did not create
+   */
+  public void deleteSchedule(String scheduleId, boolean force) {
+    ScheduleDescription description = describeSchedule(scheduleId);
+    if (!force && !isManaged(description)) {
+      throw new IllegalArgumentException(
+          "schedule " + scheduleId + " was not created by jimflow; not deleting it without --force");
+    }
+    handle(scheduleId).delete();
+  }
+
+  @Override
+  public void close() {
+    if (ownedStubs != null) {
+      ownedStubs.shutdown();
+    }
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------
+
+  private WorkflowExecutionDescription describe(String workflowId) {
+    try {
+      return workflows.newUntypedWorkflowStub(workflowId).describe();
+    } catch (WorkflowNotFoundException e) {
+      throw new NotFoundException("no execution with id " + workflowId);
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        throw new NotFoundException("no execution with id " + workflowId);
+      }
+      throw e;
+    }
+  }
+
+  private ExecutionResult resultOfFailure(String workflowId, Throwable cause) {
+    WorkflowExecutionDescription description = describe(workflowId);
+    String scheduleId =
+        description.getTypedSearchAttributes().get(JimflowSearchAttributes.SCHEDULE_ID);
+    if (cause instanceof ApplicationFailure failure) {
+      try {
+        ExecutionResult result = failure.getDetails().get(ExecutionResult.class);
+        if (result != null) {
+          return result;
+        }
+      } catch (RuntimeException notAResult) {
+        // An unexpected failure (e.g. a bug) carries no result; reported below with its message.
+      }
+    }
+    if (cause instanceof CanceledFailure) {
+      ExecutionProgress last = lastProgress(workflowId);
+      return new ExecutionResult(
+          last == null ? scheduleId : last.scheduleId(),
+          last == null ? null : last.scheduleName(),
+          ExecutionStatus.Cancelled,
+          last == null ? "cancelled (no worker answered for step details)" : last.message(),
+          description.getStartTime(),
+          description.getCloseTime(),
+          last == null ? List.of() : last.steps());
+    }
+    String message =
+        cause instanceof TerminatedFailure
+            ? "terminated: " + cause.getMessage()
+            : cause instanceof TimeoutFailure ? "timed out" : rootMessage(cause);
+    ExecutionProgress last = lastProgress(workflowId);
+    return new ExecutionResult(
+        scheduleId,
+        last == null ? null : last.scheduleName(),
+        ExecutionStatus.Failed,
+        message,
+        description.getStartTime(),
+        description.getCloseTime(),
+        last == null ? List.of() : last.steps());
+  }
+
+  private ExecutionProgress lastProgress(String workflowId) {
+    try {
+      return progress(workflowId);
+    } catch (RuntimeException e) {
+      // Querying a closed run needs a worker to replay it; without one the result lacks steps.
+      return null;
+    }
+  }
+
+  private static ExecutionSummary summary(WorkflowExecutionMetadata m) {
+    SearchAttributes attributes = m.getTypedSearchAttributes();
+    return new ExecutionSummary(
+        m.getExecution().getWorkflowId(),
+        m.getExecution().getRunId(),
+        attributes.get(JimflowSearchAttributes.SCHEDULE_ID),
+        ExecutionQueries.status(m.getStatus(), attributes.get(JimflowSearchAttributes.STATUS)),
+        m.getStartTime(),
+        m.getCloseTime());
+  }
+
+  private ScheduleSummary scheduleSummary(ScheduleDescription d) {
+    Optional<ScheduleDefinition> definition = definitionOf(d);
+    List<ScheduleActionResult> recent = d.getInfo().getRecentActions();
+    ScheduleActionResult last = recent.isEmpty() ? null : recent.get(recent.size() - 1);
+    String lastWorkflowId = null;
+    ExecutionStatus lastStatus = null;
+    if (last != null && last.getAction() instanceof ScheduleActionExecutionStartWorkflow started) {
+      lastWorkflowId = started.getWorkflowId();
+      lastStatus = statusOf(started);
+    }
+    return new ScheduleSummary(
+        d.getId(),
+        definition.map(ScheduleDefinition::name).orElse(d.getId()),
+        definition.map(def -> TriggerSummary.of(def.trigger())).orElse("(not managed by jimflow)"),
+        d.getSchedule().getSpec().getTimeZoneName() == null
+                || d.getSchedule().getSpec().getTimeZoneName().isEmpty()
+            ? "UTC"
+            : d.getSchedule().getSpec().getTimeZoneName(),
+        d.getSchedule().getState().isPaused(),
+        isManaged(d),
+        last == null ? null : last.getScheduledAt(),
+        lastWorkflowId,
+        lastStatus,
+        d.getInfo().getNextActionTimes());
+  }
+
+  private ExecutionStatus statusOf(ScheduleActionExecutionStartWorkflow started) {
+    try {
+      WorkflowExecutionDescription run =
+          workflows
+              .newUntypedWorkflowStub(
+                  started.getWorkflowId(),
+                  Optional.ofNullable(started.getFirstExecutionRunId()),
+                  Optional.empty())
+              .describe();
+      return ExecutionQueries.status(
+          run.getStatus(), run.getTypedSearchAttributes().get(JimflowSearchAttributes.STATUS));
+    } catch (RuntimeException e) {
+      // Its history may already be gone (retention); the listing still shows when it ran.
+      return null;
+    }
+  }
+
+  private static Optional<ScheduleDefinition> definitionOf(ScheduleDescription d) {
+    if (!(d.getSchedule().getAction() instanceof ScheduleActionStartWorkflow action)
+        || !ScheduleExecutionWorkflow.TYPE.equals(action.getWorkflowType())) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.ofNullable(action.getArguments().get(0, ScheduleExecutionInput.class))
+          .map(ScheduleExecutionInput::definition);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean isManaged(ScheduleDescription d) {
+    try {
+      return Boolean.TRUE.equals(d.getMemo(ScheduleMapper.MANAGED_MEMO, Boolean.class));
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  private ScheduleDescription describeSchedule(String scheduleId) {
+    try {
+      return handle(scheduleId).describe();
+    } catch (io.temporal.client.schedules.ScheduleException e) {
+      if (e.getCause() instanceof StatusRuntimeException s
+          && s.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        throw new NotFoundException("no schedule with id " + scheduleId);
+      }
+      throw e;
+    }
+  }
+
+  private ScheduleHandle handle(String scheduleId) {
+    return schedules.getHandle(scheduleId);
+  }
+
+  private static WorkflowServiceStubsOptions stubOptions(ConnectionSettings settings) {
+    WorkflowServiceStubsOptions.Builder options =
+        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.address());
+    if (settings.tlsCert() != null) {
+      try (InputStream cert = Files.newInputStream(settings.tlsCert());
+          InputStream key = Files.newInputStream(settings.tlsKey())) {
+        options.setSslContext(SimpleSslContextBuilder.forPKCS8(cert, key).build());
+      } catch (IOException e) {
+        throw new JimflowConnectionException(
+            "Cannot read the TLS certificate " + settings.tlsCert() + " or key " + settings.tlsKey()
+                + ": " + e.getMessage(),
+            e);
+      }
+    } else if (settings.apiKey() != null) {
+      options.setEnableHttps(true);
+    }
+    if (settings.apiKey() != null) {
+      String apiKey = settings.apiKey();
+      options.addApiKey(() -> apiKey);
+    }
+    return options.build();
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
+}

@@ -1,0 +1,30 @@
+package io.jimflow.client;
+
+import io.jimflow.schedule.ExecutionStatus;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One deployed schedule as {@code schedules list} shows it.
+ *
+ * @param trigger a one-line description of when it fires
+ * @param managed whether jimflow created it; other schedules are listed but never changed by apply
+ * @param lastRunAt the nominal time of the most recent start, null if it never ran
+ * @param lastRunStatus null if it never ran
+ */
+public record ScheduleSummary(
+    String id,
+    String name,
+    String trigger,
+    String timeZone,
+    boolean paused,
+    boolean managed,
+    Instant lastRunAt,
+    String lastRunWorkflowId,
+    ExecutionStatus lastRunStatus,
+    List<Instant> nextRuns) {
+
+  public ScheduleSummary {
+    nextRuns = nextRuns == null ? List.of() : List.copyOf(nextRuns);
+  }
+}

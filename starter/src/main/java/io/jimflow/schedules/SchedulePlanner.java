@@ -1,0 +1,58 @@
+package io.jimflow.schedules;
+
+import io.jimflow.schedules.SchedulePlan.Change;
+import io.jimflow.schedules.SchedulePlan.Kind;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Compares the schedules a definitions file wants with those deployed and decides what to create,
+ * update and delete. Pure: no server involved, so every case is unit-tested.
+ */
+public final class SchedulePlanner {
+
+  private SchedulePlanner() {}
+
+  /**
+   * The plan: desired schedules missing on the server are created; deployed jimflow-managed ones
+   * whose fingerprint or paused state differ are updated; managed ones that left the file are
+   * deleted. Schedules jimflow did not create are never touched: an id clash is a conflict.
+   */
+  public static SchedulePlan plan(List<DesiredSchedule> desired, List<DeployedSchedule> deployed) {
+    Map<String, DeployedSchedule> byId =
+        deployed.stream().collect(Collectors.toMap(DeployedSchedule::id, Function.identity(), (a, b) -> a));
+    List<Change> changes = new ArrayList<>();
+    List<String> conflicts = new ArrayList<>();
+    List<String> unchanged = new ArrayList<>();
+    for (DesiredSchedule want : desired) {
+      DeployedSchedule have = byId.get(want.id());
+      if (have == null) {
+        changes.add(new Change(Kind.CREATE, want.id(), List.of(), want));
+      } else if (!have.managed()) {
+        conflicts.add(want.id());
+      } else {
+        List<String> aspects = new ArrayList<>(want.fingerprint().differencesFrom(have.fingerprint()));
+        if (want.paused() != have.paused()) {
+          aspects.add("paused: " + have.paused() + " -> " + want.paused());
+        }
+        if (aspects.isEmpty()) {
+          unchanged.add(want.id());
+        } else {
+          changes.add(new Change(Kind.UPDATE, want.id(), aspects, want));
+        }
+      }
+    }
+    List<String> wanted = desired.stream().map(DesiredSchedule::id).toList();
+    for (DeployedSchedule have : deployed) {
+      if (have.managed() && !wanted.contains(have.id())) {
+        changes.add(new Change(Kind.DELETE, have.id(), List.of(), null));
+      }
+    }
+    changes.sort(Comparator.comparing(Change::kind).thenComparing(Change::id));
+    return new SchedulePlan(changes, conflicts, unchanged);
+  }
+}

@@ -1,0 +1,763 @@
+package io.jimflow.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jimflow.config.tree.ConfigException;
+import io.jimflow.config.tree.ConfigProblem;
+import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
+import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
+import io.jimflow.schedule.StepDefinition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.DayOfWeek;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScheduleDefinitionsTest {
+
+  private static final String FILE = "config/schedules.yaml";
+
+  @Test
+  void aCompleteScheduleIsReadWithEveryField() {
+    List<ScheduleDefinition> definitions =
+        ScheduleDefinitions.parse(
+            """
+            schedules:
+              - id: nightly
+                name: Nightly HR Sync
+                description: the nightly run
+                enabled: false
+                trigger:
+                  cron: ["0 2 * * *"]
+                  at: {days: [MON, friday], times: ["02:00", "14:30"]}
+                  every: {minutes: 30, from: "08:00", to: "18:00", days: [SAT]}
+                  timezone: Europe/London
+                onStepFailure: continue
+                overlap: buffer-one
+                catchupWindow: PT1H
+                steps:
+                  - index: 0
+                    name: Import
+                    runProfile: {connectedSystem: HR, runProfile: Full Import}
+                    continueOnFailure: true
+                    timeout: PT2H
+                    retry: {maximumAttempts: 5, initialInterval: PT2S, backoffCoefficient: 1.5}
+                    heartbeatTimeout: PT1M
+                  - index: 1
+                    name: Script
+                    executable:
+                      path: tools/count.sh
+                      args: ["3", "0.1"]
+                      workingDirectory: tools
+                      env: {MODE: fast}
+            """,
+            FILE);
+
+    assertThat(definitions).hasSize(1);
+    ScheduleDefinition d = definitions.get(0);
+    assertThat(d.id()).isEqualTo("nightly");
+    assertThat(d.name()).isEqualTo("Nightly HR Sync");
+    assertThat(d.description()).isEqualTo("the nightly run");
+    assertThat(d.enabled()).isFalse();
+    assertThat(d.onStepFailure()).isEqualTo(FailurePolicy.CONTINUE);
+    assertThat(d.overlap()).isEqualTo(OverlapPolicy.BUFFER_ONE);
+    assertThat(d.catchupWindow()).isEqualTo(Duration.ofHours(1));
+    assertThat(d.trigger().cron()).containsExactly("0 2 * * *");
+    assertThat(d.trigger().at().days()).containsExactly(DayOfWeek.MONDAY, DayOfWeek.FRIDAY);
+    assertThat(d.trigger().at().times()).containsExactly(LocalTime.of(2, 0), LocalTime.of(14, 30));
+    assertThat(d.trigger().every().minutes()).isEqualTo(30);
+    assertThat(d.trigger().every().from()).isEqualTo(LocalTime.of(8, 0));
+    assertThat(d.trigger().every().to()).isEqualTo(LocalTime.of(18, 0));
+    assertThat(d.trigger().every().days()).containsExactly(DayOfWeek.SATURDAY);
+    assertThat(d.trigger().timezone()).isEqualTo("Europe/London");
+    StepDefinition importStep = d.steps().get(0);
+    assertThat(importStep.runProfile())
+        .isEqualTo(new StepDefinition.RunProfileStep("HR", "Full Import"));
+    assertThat(importStep.continueOnFailure()).isTrue();
+    assertThat(importStep.timeout()).isEqualTo(Duration.ofHours(2));
+    assertThat(importStep.retry())
+        .isEqualTo(new StepDefinition.RetrySettings(5, Duration.ofSeconds(2), 1.5));
+    assertThat(importStep.heartbeatTimeout()).isEqualTo(Duration.ofMinutes(1));
+    StepDefinition script = d.steps().get(1);
+    assertThat(script.executable())
+        .isEqualTo(
+            new StepDefinition.ExecutableStep(
+                "tools/count.sh", List.of("3", "0.1"), "tools", java.util.Map.of("MODE", "fast")));
+    assertThat(script.continueOnFailure()).isNull();
+  }
+
+  @Test
+  void absentOptionalKeysTakeTheirDefaults() {
+    ScheduleDefinition d =
+        ScheduleDefinitions.parse(
+                """
+                schedules:
+                  - id: manual-only
+                    steps:
+                      - {index: 0, name: A, executable: {path: a.sh}}
+                """,
+                FILE)
+            .get(0);
+
+    assertThat(d.name()).isEqualTo("manual-only");
+    assertThat(d.enabled()).isTrue();
+    assertThat(d.trigger()).isNull();
+    assertThat(d.onStepFailure()).isEqualTo(FailurePolicy.STOP);
+    assertThat(d.overlap()).isEqualTo(OverlapPolicy.SKIP);
+    assertThat(d.catchupWindow()).isNull();
+  }
+
+  @Test
+  void theShippedExampleFileIsValid() {
+    List<ScheduleDefinition> definitions =
+        ScheduleDefinitions.load(Path.of("..", "config", "schedules.yaml"));
+
+    assertThat(definitions)
+        .extracting(ScheduleDefinition::name)
+        .containsExactly("Nightly HR Sync", "Script Demo");
+    ScheduleDefinition hr = definitions.get(0);
+    assertThat(hr.steps()).extracting(StepDefinition::index).containsExactly(0, 1, 2, 2, 3, 3);
+    assertThat(hr.steps()).allSatisfy(s -> assertThat(s.runProfile()).isNotNull());
+    ScheduleDefinition scripts = definitions.get(1);
+    assertThat(scripts.steps()).allSatisfy(s -> assertThat(s.executable()).isNotNull());
+    assertThat(scripts.steps()).anySatisfy(s -> assertThat(s.continueOnFailure()).isTrue());
+    assertThat(scripts.steps())
+        .extracting(s -> s.executable().path())
+        .contains("count.sh", "fail.sh");
+  }
+
+  @Test
+  void anUnknownKeyIsReportedWithTheClosestKnownKey() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    overlapp: skip
+                    steps:
+                      - {index: 0, name: A, executable: {path: a.sh}, timout: PT1M}
+                """))
+        .containsExactly(
+            FILE + ":3: schedules[0].overlapp: unknown key 'overlapp'; did you mean 'overlap'?",
+            FILE
+                + ":5: schedules[0].steps[0].timout: unknown key 'timout'; did you mean 'timeout'?");
+  }
+
+  @Test
+  void anUnknownKeyFarFromAnyKnownKeyListsTheKnownKeys() {
+    assertThat(problems("schedules: []\ncolour: blue\n"))
+        .containsExactly(FILE + ":2: colour: unknown key 'colour'; known keys: schedules");
+  }
+
+  @Test
+  void everyInvalidCronExpressionIsReportedWithWhatIsWrong() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    trigger:
+                      cron:
+                        - "0 25 * * *"
+                        - "*/0 * * * *"
+                        - "0 2 * *"
+                        - "0 2 * JAN-FOO *"
+                        - "0 2 31-1 * *"
+                        - "0 2 * * MON-FRI"
+                        - "0,15,30,45 8-18/2 1,15 */3 1-5"
+                        - "@daily"
+                        - "@sometimes"
+                    steps:
+                      - {index: 0, name: A, executable: {path: a.sh}}
+                """))
+        .containsExactly(
+            FILE
+                + ":5: schedules[0].trigger.cron[0]: '0 25 * * *' is not a valid cron expression:"
+                + " hour 25 is out of range 0-23",
+            FILE
+                + ":6: schedules[0].trigger.cron[1]: '*/0 * * * *' is not a valid cron expression:"
+                + " minute step '0' must be a whole number of at least 1",
+            FILE
+                + ":7: schedules[0].trigger.cron[2]: '0 2 * *' is not a valid cron expression:"
+                + " has 4 fields, expected 5 (minute hour day-of-month month day-of-week)",
+            FILE
+                + ":8: schedules[0].trigger.cron[3]: '0 2 * JAN-FOO *' is not a valid cron"
+                + " expression: month 'FOO' is not a valid value (1-12 or JAN-DEC)",
+            FILE
+                + ":9: schedules[0].trigger.cron[4]: '0 2 31-1 * *' is not a valid cron expression:"
+                + " day-of-month range 31-1 ends before it starts",
+            FILE
+                + ":13: schedules[0].trigger.cron[8]: '@sometimes' is not a valid cron expression:"
+                + " unknown macro @sometimes (known: @yearly, @annually, @monthly, @weekly, @daily,"
+                + " @midnight, @hourly)");
+  }
+
+  @Test
+  void aSingleCronExpressionNeedNotBeAList() {
+    ScheduleDefinition d =
+        ScheduleDefinitions.parse(
+                """
+                schedules:
+                  - id: a
+                    trigger: {cron: "*/5 * * * *"}
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """,
+                FILE)
+            .get(0);
+
+    assertThat(d.trigger().cron()).containsExactly("*/5 * * * *");
+  }
+
+  @Test
+  void anInvalidTimeZoneIsReportedWithASuggestion() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    trigger: {cron: "0 2 * * *", timezone: Europe/Londn}
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(
+            FILE
+                + ":3: schedules[0].trigger.timezone: 'Europe/Londn' is not an IANA time zone"
+                + " (e.g. Europe/London); did you mean Europe/London?");
+  }
+
+  @Test
+  void anAbbreviatedTimeZoneIsRejectedBecauseItsMeaningIsAmbiguous() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    trigger: {cron: "0 2 * * *", timezone: CET}
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .singleElement()
+        .asString()
+        .startsWith(
+            FILE + ":3: schedules[0].trigger.timezone: 'CET' is not an IANA time zone");
+  }
+
+  @Test
+  void invalidDurationsAreReportedWithAnExample() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    catchupWindow: 1 hour
+                    steps:
+                      - index: 0
+                        name: A
+                        executable: {path: a.sh}
+                        timeout: PT2X
+                        heartbeatTimeout: PT0S
+                """))
+        .containsExactly(
+            FILE
+                + ":3: schedules[0].catchupWindow: '1 hour' is not an ISO-8601 duration (e.g."
+                + " PT30M)",
+            FILE
+                + ":8: schedules[0].steps[0].timeout: 'PT2X' is not an ISO-8601 duration (e.g."
+                + " PT30M)",
+            FILE + ":9: schedules[0].steps[0].heartbeatTimeout: 'PT0S' must be longer than zero");
+  }
+
+  @Test
+  void aHeartbeatTimeoutNotShorterThanTheTimeoutIsReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - {index: 0, name: A, executable: {path: a.sh}, timeout: PT1M, heartbeatTimeout: PT5M}
+                """))
+        .containsExactly(
+            FILE
+                + ":4: schedules[0].steps[0].heartbeatTimeout: must be shorter than the step's"
+                + " timeout PT1M");
+  }
+
+  @Test
+  void aCatchupWindowBelowTemporalsMinimumIsReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    catchupWindow: PT5S
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(
+            FILE + ":3: schedules[0].catchupWindow: must be at least PT10S (Temporal's minimum)");
+  }
+
+  @Test
+  void invalidTimesAndDaysAreReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    trigger:
+                      at: {days: [MON, Funday], times: ["25:00", "2pm", "07:30"]}
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(
+            FILE
+                + ":4: schedules[0].trigger.at.days[1]: 'Funday' is not a day of the week (MON,"
+                + " TUE, … SUN)",
+            FILE
+                + ":4: schedules[0].trigger.at.times[0]: '25:00' is not a time of day (HH:mm, e.g."
+                + " 02:00)",
+            FILE
+                + ":4: schedules[0].trigger.at.times[1]: '2pm' is not a time of day (HH:mm, e.g."
+                + " 02:00)");
+  }
+
+  @Test
+  void anIntervalNeedsExactlyOneOfMinutesAndHours() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: both
+                    trigger:
+                      every: {minutes: 30, hours: 1}
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                  - id: neither
+                    trigger:
+                      every: {from: "08:00"}
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(
+            FILE + ":4: schedules[0].trigger.every: give either minutes or hours, not both",
+            FILE
+                + ":8: schedules[1].trigger.every: give the interval as minutes or hours (e.g."
+                + " minutes: 30)");
+  }
+
+  @Test
+  void anIntervalWindowMustEndAfterItStartsAndItsSizeMustBeInRange() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    trigger:
+                      every:
+                        minutes: 0
+                        from: "18:00"
+                        to: "08:00"
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(
+            FILE + ":5: schedules[0].trigger.every.minutes: 0 is out of range 1-1440",
+            FILE
+                + ":7: schedules[0].trigger.every.to: '08:00' must be later than from '18:00'"
+                + " (windows end on the same day)");
+  }
+
+  @Test
+  void aTriggerWithoutAnyFormIsReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    trigger:
+                      timezone: UTC
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(
+            FILE
+                + ":4: schedules[0].trigger: a trigger needs cron, at or every (leave the trigger"
+                + " out for a schedule run only by hand)");
+  }
+
+  @Test
+  void duplicateScheduleIdsAreReportedAtTheSecondOccurrence() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: nightly
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                  - id: nightly
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(
+            FILE
+                + ":4: schedules[1].id: duplicate schedule id 'nightly' (first used on line 2)");
+  }
+
+  @Test
+  void aScheduleIdThatCannotBeAWorkflowIdIsReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: nightly/hr
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(
+            FILE
+                + ":2: schedules[0].id: 'nightly/hr' is not a valid schedule id (letters, digits,"
+                + " '.', '_' and '-', starting with a letter or digit)");
+  }
+
+  @Test
+  void duplicateStepNamesWithinAScheduleAreReportedButAcrossSchedulesAreFine() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - {index: 0, name: Import, executable: {path: a.sh}}
+                      - {index: 1, name: Import, executable: {path: a.sh}}
+                  - id: b
+                    steps:
+                      - {index: 0, name: Import, executable: {path: a.sh}}
+                """))
+        .containsExactly(
+            FILE
+                + ":5: schedules[0].steps[1].name: duplicate step name 'Import' in this schedule"
+                + " (first used on line 4)");
+  }
+
+  @Test
+  void aNegativeIndexIsReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - {index: -1, name: A, executable: {path: a.sh}}
+                """))
+        .containsExactly(
+            FILE + ":4: schedules[0].steps[0].index: must not be negative (got -1)");
+  }
+
+  @Test
+  void aScheduleWithoutStepsIsReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    trigger: {cron: "0 2 * * *"}
+                  - id: b
+                    steps: []
+                """))
+        .containsExactly(
+            FILE + ":2: schedules[0].steps: a schedule needs at least one step",
+            FILE + ":5: schedules[1].steps: a schedule needs at least one step");
+  }
+
+  @Test
+  void aStepWithoutATypeIsReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - index: 0
+                        name: A
+                        timeout: PT1M
+                """))
+        .containsExactly(
+            FILE + ":4: schedules[0].steps[0]: a step needs a type: runProfile or executable");
+  }
+
+  @Test
+  void aStepWithTwoTypesIsReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - index: 0
+                        name: A
+                        executable: {path: a.sh}
+                        runProfile: {connectedSystem: HR, runProfile: Export}
+                """))
+        .containsExactly(
+            FILE
+                + ":4: schedules[0].steps[0]: a step has exactly one type but this one has"
+                + " runProfile and executable");
+  }
+
+  @Test
+  void anUnknownStepTypeIsReportedAsSuch() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - index: 0
+                        name: A
+                        execute: {path: a.sh}
+                """))
+        .containsExactly(
+            FILE
+                + ":6: schedules[0].steps[0].execute: unknown step type 'execute'; did you mean"
+                + " 'executable'? (step types: runProfile, executable)");
+  }
+
+  @Test
+  void powerShellAndSqlScriptStepsAreRejectedAsNotSupportedYet() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - index: 0
+                        name: Tidy
+                        powerShell: {script: tidy.ps1}
+                      - index: 1
+                        name: Purge
+                        sqlScript: {file: purge.sql}
+                """))
+        .containsExactly(
+            FILE
+                + ":6: schedules[0].steps[0].powerShell: powerShell steps are not supported yet;"
+                + " use runProfile or executable (JIM would skip this step silently)",
+            FILE
+                + ":9: schedules[0].steps[1].sqlScript: sqlScript steps are not supported yet; use"
+                + " runProfile or executable (JIM would skip this step silently)");
+  }
+
+  @Test
+  void executablePathsMustStayBelowTheExecutablesRoot() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - {index: 0, name: A, executable: {path: /usr/bin/rm}}
+                      - {index: 0, name: B, executable: {path: ../../bin/sh}}
+                      - {index: 0, name: C, executable: {path: tools/../../x.sh}}
+                      - {index: 0, name: D, executable: {path: 'C:\\Windows\\cmd.exe'}}
+                      - {index: 0, name: E, executable: {path: ok.sh, workingDirectory: ..}}
+                      - {index: 0, name: F, executable: {path: tools/../ok.sh, workingDirectory: .}}
+                """))
+        .containsExactly(
+            FILE
+                + ":4: schedules[0].steps[0].executable.path: '/usr/bin/rm' must be relative to the"
+                + " executables root (jimflow.steps.executables.root)",
+            FILE
+                + ":5: schedules[0].steps[1].executable.path: '../../bin/sh' leaves the executables"
+                + " root (jimflow.steps.executables.root)",
+            FILE
+                + ":6: schedules[0].steps[2].executable.path: 'tools/../../x.sh' leaves the"
+                + " executables root (jimflow.steps.executables.root)",
+            FILE
+                + ":7: schedules[0].steps[3].executable.path: 'C:\\Windows\\cmd.exe' must be"
+                + " relative to the executables root (jimflow.steps.executables.root)",
+            FILE
+                + ":8: schedules[0].steps[4].executable.workingDirectory: '..' leaves the"
+                + " executables root (jimflow.steps.executables.root)");
+  }
+
+  @Test
+  void invalidEnvironmentVariableNamesAreReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - index: 0
+                        name: A
+                        executable:
+                          path: a.sh
+                          env:
+                            GOOD_NAME: x
+                            BAD-NAME: y
+                """))
+        .containsExactly(
+            FILE
+                + ":10: schedules[0].steps[0].executable.env.BAD-NAME: 'BAD-NAME' is not a valid"
+                + " environment variable name");
+  }
+
+  @Test
+  void retryValuesOutOfRangeAreReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - index: 0
+                        name: A
+                        executable: {path: a.sh}
+                        retry:
+                          maximumAttempts: 0
+                          initialInterval: -PT1S
+                          backoffCoefficient: 0.5
+                      - index: 1
+                        name: B
+                        executable: {path: a.sh}
+                        retry: {maximumAttempts: 1000, backoffCoefficient: 11}
+                """))
+        .containsExactly(
+            FILE + ":8: schedules[0].steps[0].retry.maximumAttempts: 0 is out of range 1-100",
+            FILE
+                + ":9: schedules[0].steps[0].retry.initialInterval: '-PT1S' must be longer than"
+                + " zero",
+            FILE
+                + ":10: schedules[0].steps[0].retry.backoffCoefficient: 0.5 is out of range"
+                + " 1.0-10.0",
+            FILE + ":14: schedules[0].steps[1].retry.maximumAttempts: 1000 is out of range 1-100",
+            FILE
+                + ":14: schedules[0].steps[1].retry.backoffCoefficient: 11.0 is out of range"
+                + " 1.0-10.0");
+  }
+
+  @Test
+  void wrongValueKindsAndUnknownPolicyWordsAreReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    enabled: maybe
+                    onStepFailure: halt
+                    overlap: bufer-one
+                    steps:
+                      - {index: first, name: [A], executable: {path: a.sh}, continueOnFailure: 1}
+                """))
+        .containsExactly(
+            FILE + ":3: schedules[0].enabled: 'maybe' is not true or false",
+            FILE + ":4: schedules[0].onStepFailure: 'halt' is not one of stop, continue",
+            FILE
+                + ":5: schedules[0].overlap: 'bufer-one' is not one of skip, buffer-one,"
+                + " allow-all, cancel-other; did you mean buffer-one?",
+            FILE + ":7: schedules[0].steps[0].index: 'first' is not a whole number",
+            FILE + ":7: schedules[0].steps[0].name: expected a value but found a list",
+            FILE + ":7: schedules[0].steps[0].continueOnFailure: '1' is not true or false");
+  }
+
+  @Test
+  void missingRequiredKeysAreReportedAtTheirMapping() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - name: no id
+                    steps:
+                      - executable: {}
+                """))
+        .containsExactly(
+            FILE + ":2: schedules[0]: missing required key 'id'",
+            FILE + ":4: schedules[0].steps[0]: missing required key 'index'",
+            FILE + ":4: schedules[0].steps[0]: missing required key 'name'",
+            FILE + ":4: schedules[0].steps[0].executable: missing required key 'path'");
+  }
+
+  @Test
+  void aDuplicateKeyInOneMappingIsReported() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    id: b
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(FILE + ":3: schedules[0].id: duplicate key (first given on line 2)");
+  }
+
+  @Test
+  void aYamlSyntaxErrorIsReportedWithItsLine() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps: [{index: 0, name: A
+                  - id: b
+                """))
+        .singleElement()
+        .asString()
+        .startsWith(FILE + ":4: YAML syntax error: ");
+  }
+
+  @Test
+  void aMissingFileIsReportedByName(@TempDir Path dir) {
+    Path missing = dir.resolve("nope.yaml");
+
+    assertThatThrownBy(() -> ScheduleDefinitions.load(missing))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith(missing + ": file not found");
+  }
+
+  @Test
+  void aFileOnDiskIsNamedAsTheUserGaveIt(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("schedules.yaml");
+    Files.writeString(file, "schedules:\n  - id: a\n    steps: []\n");
+
+    assertThatThrownBy(() -> ScheduleDefinitions.load(file))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .extracting(ConfigProblem::format)
+                    .containsExactly(
+                        file + ":3: schedules[0].steps: a schedule needs at least one step"));
+  }
+
+  @Test
+  void theReportListsEveryProblemOfTheFileAndSaysNothingChanged() {
+    ConfigException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ConfigException.class,
+            () ->
+                ScheduleDefinitions.parse(
+                    """
+                    schedules:
+                      - id: a
+                        trigger: {cron: "0 99 * * *"}
+                        steps:
+                          - {index: -2, name: A, executable: {path: /bin/sh}}
+                    """,
+                    FILE));
+
+    assertThat(e.report())
+        .isEqualTo(
+            FILE
+                + ":3: schedules[0].trigger.cron: '0 99 * * *' is not a valid cron expression:"
+                + " hour 99 is out of range 0-23\n"
+                + FILE
+                + ":5: schedules[0].steps[0].index: must not be negative (got -2)\n"
+                + FILE
+                + ":5: schedules[0].steps[0].executable.path: '/bin/sh' must be relative to the"
+                + " executables root (jimflow.steps.executables.root)\n"
+                + "3 problems found; nothing was changed.");
+  }
+
+  private static List<String> problems(String yaml) {
+    try {
+      ScheduleDefinitions.parse(yaml, FILE);
+    } catch (ConfigException e) {
+      return e.problems().stream().map(ConfigProblem::format).toList();
+    }
+    return List.of();
+  }
+}

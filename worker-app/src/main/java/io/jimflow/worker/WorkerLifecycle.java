@@ -1,0 +1,77 @@
+package io.jimflow.worker;
+
+import io.temporal.worker.WorkerFactory;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Starts the Temporal workers with the application and stops them gracefully: on SIGTERM polling
+ * stops, running activities see the shutdown on their next heartbeat (and checkpoint), and the
+ * process waits up to the grace period for them to end. The Spring Boot starter alone would shut the
+ * factory down without waiting.
+ */
+@Component
+public class WorkerLifecycle implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(WorkerLifecycle.class);
+
+  /** Stops before the web server, so health reports DOWN only once polling has stopped. */
+  static final int PHASE = SmartLifecycle.DEFAULT_PHASE;
+
+  private final WorkerFactory factory;
+  private final WorkerSettings settings;
+  private volatile boolean running;
+
+  public WorkerLifecycle(WorkerFactory factory, WorkerSettings settings) {
+    this.factory = factory;
+    this.settings = settings;
+  }
+
+  @Override
+  public void start() {
+    factory.start();
+    running = true;
+  }
+
+  @Override
+  public void stop() {
+    if (!running) {
+      return;
+    }
+    long graceMs = settings.shutdownGracePeriod().toMillis();
+    log.info("Shutting down workers; waiting up to {} ms for running activities", graceMs);
+    factory.shutdown();
+    try {
+      long started = System.nanoTime();
+      factory.awaitTermination(graceMs, TimeUnit.MILLISECONDS);
+      if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) >= graceMs) {
+        log.warn(
+            "Activities still running after the {} ms grace period; Temporal retries them on another"
+                + " worker from their last heartbeat",
+            graceMs);
+        factory.shutdownNow();
+      }
+    } catch (RuntimeException e) {
+      log.warn("Worker shutdown did not complete cleanly", e);
+    } finally {
+      running = false;
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  @Override
+  public int getPhase() {
+    return PHASE;
+  }
+
+  public boolean workersStarted() {
+    return running && factory.isStarted() && !factory.isShutdown();
+  }
+}

@@ -1,0 +1,76 @@
+package io.jimflow.worker.dev;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code ./jimflow dev}: runs the worker against the embedded default, a Temporal dev server on
+ * 127.0.0.1:7233 (UI on 8233, SQLite in {@code data/temporal.db}). Starts that server unless one
+ * already listens there, in which case it is reused and left running on exit.
+ */
+public final class DevMode implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(DevMode.class);
+
+  /** The command-line flag that turns dev mode on. */
+  public static final String FLAG = "--dev";
+
+  private final DevServer ownServer;
+  private final String target;
+  private final String uiUrl;
+
+  private DevMode(DevServer ownServer, String target, String uiUrl) {
+    this.ownServer = ownServer;
+    this.target = target;
+    this.uiUrl = uiUrl;
+  }
+
+  public static boolean requested(String[] args) {
+    return Arrays.asList(args).contains(FLAG)
+        || "true".equalsIgnoreCase(System.getenv("JIMFLOW_DEV"));
+  }
+
+  /** Makes sure a dev server runs on the embedded default's port before the worker connects. */
+  public static DevMode prepare() {
+    Optional<Path> home = TemporalCli.projectHome();
+    Path projectHome = home.orElse(Path.of("").toAbsolutePath());
+    if (DevServer.isListening("127.0.0.1", 7233)) {
+      DevServer.ensureSearchAttributes("127.0.0.1:7233", "default");
+      return new DevMode(null, "127.0.0.1:7233", "http://localhost:8233");
+    }
+    Path cli = TemporalCli.locate(home);
+    DevServer server = DevServer.start(DevServer.Options.embeddedDefault(cli, projectHome));
+    DevMode dev = new DevMode(server, server.target(), server.uiUrl());
+    // Abnormal exits too must not leave a server behind that holds the ports.
+    Runtime.getRuntime().addShutdownHook(new Thread(dev::close, "jimflow-dev-server-stop"));
+    return dev;
+  }
+
+  public String target() {
+    return target;
+  }
+
+  public String uiUrl() {
+    return uiUrl;
+  }
+
+  /** Whether this process started the dev server (and so stops it on exit). */
+  public boolean ownsServer() {
+    return ownServer != null;
+  }
+
+  /**
+   * Stops the dev server if this process started it; call after the worker has shut down, so its
+   * last calls still reach the server. Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    if (ownServer != null && ownServer.isRunning()) {
+      log.info("Stopping the Temporal dev server; {} keeps its data", ownServer.options().databaseFile());
+      ownServer.close();
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package io.jimflow.worker.schedule;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings of schedule steps ({@code jimflow.steps.*}).
+ *
+ * @param executables where Executable steps' programs live and what environment they may get
+ */
+@ConfigurationProperties("jimflow.steps")
+public record StepSettings(Executables executables) {
+
+  public StepSettings {
+    executables = executables == null ? new Executables(null, null, null) : executables;
+  }
+
+  /**
+   * @param root programs must lie below it (also after resolving links); relative to the jimflow
+   *     checkout ({@code JIMFLOW_HOME}) or the working directory; {@code scripts/steps} by default
+   * @param envAllowList variable names a step may set in {@code env} and that pass through from the
+   *     worker's environment
+   * @param outputLimit how many characters of a program's output its step outcome keeps
+   */
+  public record Executables(Path root, List<String> envAllowList, Integer outputLimit) {
+    public Executables {
+      root = root == null ? Path.of("scripts/steps") : root;
+      envAllowList = envAllowList == null ? List.of() : List.copyOf(envAllowList);
+      outputLimit = outputLimit == null ? 8_000 : outputLimit;
+    }
+  }
+}

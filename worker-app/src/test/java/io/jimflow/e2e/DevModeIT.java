@@ -1,0 +1,141 @@
+package io.jimflow.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.jimflow.worker.dev.DevServer;
+import io.jimflow.worker.dev.TemporalCli;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./jimflow dev} as a user runs it: the embedded default on 7233/8233/8080, a second instance
+ * reusing the server, and SIGTERM ending both with exit code 0.
+ */
+class DevModeIT {
+
+  private static final Pattern HEALTH_URL =
+      Pattern.compile("Worker health\\s+(http://localhost:\\d+/actuator/health)");
+
+  @Test
+  void devModeServesTheUiStaysHealthyAndStopsCleanlyOnSigterm(@TempDir Path home) throws Exception {
+    boolean portsFree =
+        !DevServer.isListening("127.0.0.1", 7233)
+            && !DevServer.isListening("127.0.0.1", 8233)
+            && !DevServer.isListening("127.0.0.1", 8080);
+    if (!"true".equals(System.getenv("CI"))) {
+      assumeThat(portsFree)
+          .as("ports 7233, 8233 and 8080 must be free for the dev-mode test (stop ./jimflow dev)")
+          .isTrue();
+    }
+    assertThat(portsFree).as("ports 7233, 8233 and 8080 are free").isTrue();
+
+    Path projectHome = TemporalCli.projectHome().orElseThrow();
+    Path cli = TemporalCli.locate(Optional.of(projectHome));
+    Path heartbeat = home.resolve("healthcheck");
+
+    Process first = startDev(projectHome, cli, home, heartbeat, home.resolve("first.log"));
+    Process second = null;
+    try {
+      String firstBanner = awaitBanner(first, home.resolve("first.log"));
+      assertThat(firstBanner).contains("started here");
+      assertThat(httpGet("http://localhost:8233/")).isEqualTo(200);
+      assertThat(body(healthUrl(firstBanner))).contains("\"status\":\"UP\"");
+      Thread.sleep(2_000);
+      Instant beat = Instant.parse(Files.readString(heartbeat).strip());
+      assertThat(Duration.between(beat, Instant.now())).isLessThan(Duration.ofSeconds(10));
+      assertThat(Files.exists(home.resolve("data/temporal.db"))).isTrue();
+
+      second = startDev(projectHome, cli, home, home.resolve("healthcheck2"), home.resolve("second.log"));
+      String secondBanner = awaitBanner(second, home.resolve("second.log"));
+      assertThat(secondBanner).contains("already running, reused");
+      assertThat(body(healthUrl(secondBanner))).contains("\"status\":\"UP\"");
+      second.destroy();
+      assertThat(second.waitFor(40, TimeUnit.SECONDS)).isTrue();
+      assertThat(second.exitValue()).isZero();
+      assertThat(body(healthUrl(firstBanner))).contains("\"status\":\"UP\"");
+
+      long stopping = System.nanoTime();
+      first.destroy();
+      assertThat(first.waitFor(40, TimeUnit.SECONDS)).isTrue();
+      assertThat(first.exitValue()).isZero();
+      assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(35));
+      assertThat(DevServer.isListening("127.0.0.1", 7233)).isFalse();
+    } finally {
+      first.destroyForcibly();
+      if (second != null) {
+        second.destroyForcibly();
+      }
+    }
+  }
+
+  private static Process startDev(Path projectHome, Path cli, Path home, Path heartbeat, Path log)
+      throws IOException {
+    Path jar = projectHome.resolve("worker-app/target/jimflow-worker.jar");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx512m",
+                    "-jar",
+                    jar.toString(),
+                    "--dev"))
+            .directory(home.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    pb.environment().put("JIMFLOW_HOME", home.toString());
+    pb.environment().put("TEMPORAL_CLI", cli.toString());
+    pb.environment().put("JIMFLOW_WORKER_HEARTBEAT_FILE", heartbeat.toString());
+    pb.environment().put("JIMFLOW_WORKER_HEARTBEAT_INTERVAL", "1s");
+    pb.environment().remove("SERVER_PORT");
+    pb.environment().remove("TEMPORAL_ADDRESS");
+    return pb.start();
+  }
+
+  private static String awaitBanner(Process process, Path log) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      String text = Files.exists(log) ? Files.readString(log) : "";
+      if (text.contains("Stop with Ctrl+C")) {
+        return text;
+      }
+      if (!process.isAlive()) {
+        throw new AssertionError("./jimflow dev exited with " + process.exitValue() + ":\n" + text);
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("./jimflow dev did not come up in time:\n" + Files.readString(log));
+  }
+
+  private static String healthUrl(String banner) {
+    Matcher m = HEALTH_URL.matcher(banner);
+    assertThat(m.find()).as("banner names the health URL:\n" + banner).isTrue();
+    return m.group(1);
+  }
+
+  private static int httpGet(String url) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+
+  private static String body(String url) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+}

@@ -1,0 +1,215 @@
+package io.jimflow.e2e;
+
+import io.jimflow.worker.dev.DevServer;
+import io.jimflow.worker.dev.DevServerException;
+import io.jimflow.worker.dev.TemporalCli;
+import io.jimflow.common.JimflowSearchAttributes;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.schedules.ScheduleClient;
+import io.temporal.client.schedules.ScheduleClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
+import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One real Temporal dev server for the whole test run (started on free ports with its own SQLite
+ * file), clients connected to it, and real worker processes started from the built worker jar.
+ */
+public final class E2eEnvironment implements AutoCloseable {
+
+  private final DevServer server;
+  private final Path workDir;
+  private final Path projectHome;
+  private final WorkflowServiceStubs stubs;
+  private final WorkflowClient client;
+  private final ScheduleClient scheduleClient;
+  private final List<WorkerProcess> workers = new ArrayList<>();
+  private WorkerProcess sharedWorker;
+
+  private E2eEnvironment(DevServer server, Path workDir, Path projectHome) {
+    this.server = server;
+    this.workDir = workDir;
+    this.projectHome = projectHome;
+    this.stubs =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget(server.target()).build());
+    this.client =
+        WorkflowClient.newInstance(
+            stubs, WorkflowClientOptions.newBuilder().setNamespace(server.namespace()).build());
+    this.scheduleClient =
+        ScheduleClient.newInstance(
+            stubs, ScheduleClientOptions.newBuilder().setNamespace(server.namespace()).build());
+  }
+
+  /**
+   * Starts the dev server. E2E tests are never skipped for a missing CLI: it is located or installed
+   * (see {@link TemporalCli}), or the run fails with the error that says how to install it.
+   */
+  static E2eEnvironment start() {
+    Path projectHome =
+        TemporalCli.projectHome()
+            .orElseThrow(
+                () ->
+                    new DevServerException(
+                        "jimflow checkout not found above " + Path.of("").toAbsolutePath()));
+    Path workDir;
+    try {
+      workDir = Files.createDirectories(projectHome.resolve("worker-app/target/e2e"));
+    } catch (IOException e) {
+      throw new DevServerException("Cannot create " + projectHome + "/worker-app/target/e2e", e);
+    }
+    Path cli = TemporalCli.locate(Optional.of(projectHome));
+    Path db = workDir.resolve("temporal-" + ProcessHandle.current().pid() + ".db");
+    DevServer.Options options =
+        new DevServer.Options(
+            cli,
+            "127.0.0.1",
+            DevServer.freePort(),
+            DevServer.freePort(),
+            db,
+            workDir.resolve("temporal-server.log"),
+            "default",
+            // Schedules fire in the tests every few seconds; keep the server's minimum low.
+            List.of(),
+            Duration.ofSeconds(90));
+    return new E2eEnvironment(DevServer.start(options), workDir, projectHome);
+  }
+
+  public String target() {
+    return server.target();
+  }
+
+  public String namespace() {
+    return server.namespace();
+  }
+
+  public String uiUrl() {
+    return server.uiUrl();
+  }
+
+  public DevServer server() {
+    return server;
+  }
+
+  public WorkflowClient client() {
+    return client;
+  }
+
+  public ScheduleClient scheduleClient() {
+    return scheduleClient;
+  }
+
+  public WorkflowServiceStubs stubs() {
+    return stubs;
+  }
+
+  public Path projectHome() {
+    return projectHome;
+  }
+
+  /** A fresh directory under {@code worker-app/target/e2e} for one test's files. */
+  public Path newDirectory(String name) {
+    try {
+      return Files.createTempDirectory(workDir, name + "-");
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Registers a fresh namespace (with jimflow's search attributes) for a test whose workers must be
+   * the only ones polling, e.g. a crash test that must know which worker runs a step.
+   */
+  public String newNamespace(String prefix) {
+    String name = prefix + "-" + Long.toHexString(System.nanoTime());
+    stubs
+        .blockingStub()
+        .registerNamespace(
+            RegisterNamespaceRequest.newBuilder()
+                .setNamespace(name)
+                .setWorkflowExecutionRetentionPeriod(
+                    com.google.protobuf.Duration.newBuilder().setSeconds(86_400))
+                .build());
+    DevServer.ensureSearchAttributes(server.target(), name);
+    // The frontend's namespace cache learns of it after a moment; wait until a call in it works.
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (true) {
+      try {
+        stubs
+            .blockingStub()
+            .listWorkflowExecutions(
+                ListWorkflowExecutionsRequest.newBuilder().setNamespace(name).setPageSize(1).build());
+        return name;
+      } catch (RuntimeException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw notYet;
+        }
+        try {
+          Thread.sleep(250);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+  }
+
+  /** A client of {@code namespace} on this server. */
+  public WorkflowClient client(String namespace) {
+    return WorkflowClient.newInstance(
+        stubs, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
+  }
+
+  /** The search attribute names every e2e server has registered. */
+  public List<String> searchAttributeNames() {
+    return JimflowSearchAttributes.ALL.stream().map(JimflowSearchAttributes.Registration::name).toList();
+  }
+
+  /**
+   * Starts a real worker process from the built jar against this server and waits until its health
+   * is UP.
+   *
+   * @param env extra environment (Spring settings by their env names, e.g. {@code
+   *     JIMFLOW_WORKER_SHUTDOWN_GRACE_PERIOD})
+   */
+  public synchronized WorkerProcess startWorker(String name, Map<String, String> env) {
+    Map<String, String> full = new HashMap<>(env);
+    full.putIfAbsent("TEMPORAL_ADDRESS", server.target());
+    full.putIfAbsent("TEMPORAL_NAMESPACE", server.namespace());
+    full.putIfAbsent("JIMFLOW_HOME", projectHome.toString());
+    WorkerProcess worker = WorkerProcess.start(name, projectHome, newDirectory(name), full);
+    workers.add(worker);
+    return worker;
+  }
+
+  /** One worker process shared by all tests that need just "a worker" (started on first use). */
+  public synchronized WorkerProcess sharedWorker() {
+    if (sharedWorker == null || !sharedWorker.isAlive()) {
+      sharedWorker = startWorker("shared-worker", Map.of());
+    }
+    return sharedWorker;
+  }
+
+  @Override
+  public synchronized void close() {
+    for (WorkerProcess worker : workers) {
+      worker.kill();
+    }
+    try {
+      stubs.shutdownNow();
+    } finally {
+      server.close();
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.jimflow.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(TemporalDevServerExtension.class)
+class WorkerAppIT {
+
+  @Test
+  void aWorkerReportsHealthyWritesAFreshHeartbeatAndExposesTemporalMetrics(E2eEnvironment env)
+      throws Exception {
+    WorkerProcess worker = env.sharedWorker();
+
+    assertThat(worker.health()).contains("\"status\":\"UP\"").contains("\"workersStarted\":true");
+    Thread.sleep(2_000);
+    Instant written = Instant.parse(Files.readString(worker.heartbeatFile()).strip());
+    assertThat(Duration.between(written, Instant.now())).isLessThan(Duration.ofSeconds(10));
+    assertThat(worker.get("/actuator/prometheus")).contains("temporal_");
+  }
+
+  @Test
+  void sigtermStopsAWorkerWithExitCodeZeroWithinItsGracePeriod(E2eEnvironment env) {
+    WorkerProcess worker =
+        env.startWorker("sigterm", Map.of("JIMFLOW_WORKER_SHUTDOWN_GRACE_PERIOD", "10s"));
+
+    long started = System.nanoTime();
+    int exit = worker.terminate(Duration.ofSeconds(30));
+
+    assertThat(exit).isZero();
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+  }
+
+  @Test
+  void theServerAnswersVisibilityQueriesOnJimflowSearchAttributes(E2eEnvironment env) {
+    // The in-memory test server has no visibility API and no custom search attributes: this needs
+    // the real dev server, started with jimflow's attributes registered.
+    var response =
+        env.stubs()
+            .blockingStub()
+            .listWorkflowExecutions(
+                ListWorkflowExecutionsRequest.newBuilder()
+                    .setNamespace(env.namespace())
+                    .setQuery(
+                        "JimflowScheduleId = 'nightly-hr-sync' AND JimflowStatus = 'Failed'"
+                            + " AND JimflowStepGroup >= 0")
+                    .build());
+
+    assertThat(response.getExecutionsList()).isEmpty();
+  }
+}

@@ -1,0 +1,69 @@
+package io.jimflow.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.jimflow.worker.dev.TemporalCli;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The production compose file is valid without a Docker engine: {@code docker-compose config -q}
+ * (Debian's docker-compose, installed by .ci/run) checks it against the Compose schema.
+ */
+class ComposeFileTest {
+
+  private final Path home = TemporalCli.projectHome().orElseThrow();
+  private final Path composeFile = home.resolve("docker-compose.yml");
+
+  @Test
+  void theComposeFileIsValid() throws Exception {
+    List<String> tool = composeTool();
+    List<String> command = new ArrayList<>(tool);
+    command.addAll(List.of("-f", composeFile.toString(), "config", "-q"));
+    Process p = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("%s says:%n%s", String.join(" ", command), out).isZero();
+  }
+
+  @Test
+  void theWorkerImageChecksTheAgeOfTheHeartbeatFile() throws Exception {
+    String compose = Files.readString(composeFile);
+    String dockerfile = Files.readString(home.resolve("worker-app/Dockerfile"));
+
+    assertThat(compose).contains("postgresql:", "temporal:", "temporal-ui:", "worker:");
+    assertThat(dockerfile).contains("HEALTHCHECK").contains("/tmp/healthcheck").contains("-lt 60");
+    assertThat(compose).contains("stat -c %Y /tmp/healthcheck");
+  }
+
+  private static List<String> composeTool() {
+    if (onPath("docker-compose")) {
+      return List.of("docker-compose");
+    }
+    String hint =
+        "no docker-compose to validate docker-compose.yml: apt-get install docker-compose";
+    if ("true".equals(System.getenv("CI"))) {
+      fail(hint);
+    }
+    assumeThat(false).as(hint).isTrue();
+    return List.of();
+  }
+
+  private static boolean onPath(String name) {
+    String path = System.getenv().getOrDefault("PATH", "");
+    for (String dir : path.split(File.pathSeparator)) {
+      if (!dir.isBlank() && Files.isExecutable(Path.of(dir, name))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

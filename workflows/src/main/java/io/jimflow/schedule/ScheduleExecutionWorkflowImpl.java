@@ -1,0 +1,334 @@
+package io.jimflow.schedule;
+
+import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.schedule.StepGroups.PlannedStep;
+import io.jimflow.schedule.StepGroups.StepGroup;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.api.enums.v1.RetryState;
+import io.temporal.api.enums.v1.TimeoutType;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TimeoutFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.slf4j.Logger;
+
+/**
+ * Runs a schedule's step groups one after the other, each group's steps as parallel activities, and
+ * applies the failure policy after every group.
+ */
+public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow {
+
+  private static final Logger log = Workflow.getLogger(ScheduleExecutionWorkflowImpl.class);
+
+  private ScheduleDefinition definition;
+  private ScheduleExecutionInput input;
+  private StepGroups plan;
+  private StepBoard board;
+  private ExecutionStatus status = ExecutionStatus.InProgress;
+  private int currentGroup;
+  private String message;
+
+  private int running;
+  private int ended;
+  private final List<AbandonStepRequest> toAbandon = new ArrayList<>();
+
+  @Override
+  public ExecutionResult run(ScheduleExecutionInput input) {
+    this.input = input;
+    this.definition = input.definition();
+    this.plan = StepGroups.plan(definition.steps());
+    this.board = new StepBoard(plan);
+    Instant startedAt = now();
+    Workflow.upsertTypedSearchAttributes(
+        JimflowSearchAttributes.SCHEDULE_ID.valueSet(definition.id()),
+        JimflowSearchAttributes.STATUS.valueSet(status.name()),
+        JimflowSearchAttributes.STEP_GROUP.valueSet(0L));
+    showRail();
+
+    boolean cancelled = false;
+    GroupVerdict stoppedBy = null;
+    List<StepOutcome> tolerated = new ArrayList<>();
+    CancellationScope root = CancellationScope.current();
+    for (int g = 0; g < plan.count() && !cancelled; g++) {
+      if (root.isCancelRequested()) {
+        cancelled = true;
+        break;
+      }
+      StepGroup group = plan.groups().get(g);
+      currentGroup = g + 1;
+      Workflow.upsertTypedSearchAttributes(
+          JimflowSearchAttributes.STEP_GROUP.valueSet((long) currentGroup));
+      showRail();
+      try {
+        runGroup(group, root);
+      } catch (CanceledFailure e) {
+        // Cancelled steps end only once their runner has stopped (WAIT_CANCELLATION_COMPLETED).
+        Workflow.newDetachedCancellationScope(() -> Workflow.await(() -> running == 0)).run();
+        cancelled = anyUnfinished(group) || board.count(StepStatus.Waiting) > 0;
+      }
+      abandonLeftovers();
+      if (cancelled) {
+        break;
+      }
+      GroupVerdict verdict =
+          FailurePolicies.afterGroup(group, board.byPosition(), definition.onStepFailure());
+      tolerated.addAll(verdict.tolerated());
+      if (verdict.stop()) {
+        stoppedBy = verdict;
+        break;
+      }
+    }
+
+    int skipped = board.skipWaiting();
+    status = FailurePolicies.finalStatus(cancelled, stoppedBy != null, board.all());
+    message = finalMessage(stoppedBy, tolerated, skipped);
+    ExecutionResult result =
+        new ExecutionResult(
+            definition.id(), definition.name(), status, message, startedAt, now(), board.all());
+    Workflow.upsertTypedSearchAttributes(JimflowSearchAttributes.STATUS.valueSet(status.name()));
+    showRail();
+    log.info("Schedule {} ended {}: {}", definition.id(), status, message);
+    switch (status) {
+      case Cancelled -> throw new CanceledFailure(message);
+      case Failed ->
+          throw ApplicationFailure.newNonRetryableFailure(
+              message, StepFailures.EXECUTION_FAILED, result);
+      default -> {
+        return result;
+      }
+    }
+  }
+
+  @Override
+  public ExecutionProgress progress() {
+    if (definition == null) {
+      return new ExecutionProgress(null, null, status, 0, 0, null, List.of());
+    }
+    return new ExecutionProgress(
+        definition.id(),
+        definition.name(),
+        status,
+        currentGroup,
+        plan.count(),
+        message,
+        board.all());
+  }
+
+  @Override
+  public void stepAttemptStarted(StepAttempt attempt) {
+    if (board != null && board.attemptStarted(attempt.position(), attempt.attempt())) {
+      showRail();
+    }
+  }
+
+  /**
+   * Starts the group's steps, at most {@code maxParallelSteps} at once, and returns when every started
+   * step has ended. Throws CanceledFailure when the execution is cancelled meanwhile.
+   */
+  private void runGroup(StepGroup group, CancellationScope root) {
+    Deque<PlannedStep> waiting = new ArrayDeque<>(group.steps());
+    int limit = input.settings().maxParallelSteps();
+    while (!waiting.isEmpty() || running > 0) {
+      while (running < limit && !waiting.isEmpty()) {
+        if (root.isCancelRequested()) {
+          throw new CanceledFailure("cancelled before all steps of the group started");
+        }
+        start(waiting.poll());
+      }
+      int endedBefore = ended;
+      Workflow.await(() -> ended != endedBefore);
+    }
+    if (root.isCancelRequested()) {
+      throw new CanceledFailure("cancelled while the group ran");
+    }
+  }
+
+  private void start(PlannedStep planned) {
+    StepDefinition step = planned.definition();
+    StepRunRequest request =
+        new StepRunRequest(
+            planned.position(),
+            Workflow.getInfo().getWorkflowId(),
+            definition.id(),
+            input.initiator(),
+            step);
+    StepActivities activities =
+        Workflow.newActivityStub(StepActivities.class, StepOptions.forStep(step));
+    board.started(planned.position(), now());
+    running++;
+    showRail();
+    Promise<StepRunResult> promise = Async.function(activities::runStep, request);
+    // Each step is handled on its own: one failing never cancels its siblings.
+    promise.handle(
+        (result, failure) -> {
+          running--;
+          ended++;
+          if (failure == null) {
+            board.finished(
+                planned.position(),
+                result.status(),
+                result.attempt(),
+                now(),
+                result.message(),
+                result.stats());
+          } else {
+            recordFailure(request, failure);
+          }
+          showRail();
+          return null;
+        });
+  }
+
+  private void recordFailure(StepRunRequest request, RuntimeException failure) {
+    StepDefinition step = request.step();
+    int attempts = Math.max(1, board.get(request.position()).attempts());
+    StepStatus stepStatus = StepStatus.FailedWithError;
+    String reason = failure.getMessage();
+    if (failure instanceof ActivityFailure activityFailure) {
+      Throwable cause = activityFailure.getCause();
+      if (activityFailure.getRetryState() == RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED) {
+        attempts = Math.max(attempts, StepOptions.maximumAttempts(step));
+      }
+      if (cause instanceof CanceledFailure) {
+        stepStatus = StepStatus.Cancelled;
+        reason = "cancelled";
+      } else if (cause instanceof ApplicationFailure app) {
+        reason = app.getOriginalMessage();
+        attempts = Math.max(attempts, failedAttempt(app));
+      } else if (cause instanceof TimeoutFailure timeout) {
+        reason = describeTimeout(step, timeout.getTimeoutType());
+        attempts = Math.max(attempts, heartbeatAttempt(timeout));
+      } else if (cause != null) {
+        reason = cause.getMessage();
+      }
+      if (attempts > 1 && stepStatus != StepStatus.Cancelled) {
+        reason = reason + " (after " + attempts + " attempts)";
+      }
+    }
+    if (board.finished(request.position(), stepStatus, attempts, now(), reason, null)
+        && step.runProfile() != null) {
+      toAbandon.add(new AbandonStepRequest(request, attempts, stepStatus, reason));
+    }
+  }
+
+  private static int failedAttempt(ApplicationFailure failure) {
+    try {
+      if (failure.getDetails().getSize() > 0) {
+        return failure.getDetails().get(0, StepFailureDetails.class).attempt();
+      }
+    } catch (RuntimeException notOurs) {
+      // A failure raised outside the step runner carries no attempt; the other sources remain.
+    }
+    return 0;
+  }
+
+  private static int heartbeatAttempt(TimeoutFailure timeout) {
+    try {
+      if (timeout.getLastHeartbeatDetails().getSize() > 0) {
+        return timeout.getLastHeartbeatDetails().get(0, StepHeartbeat.class).attempt();
+      }
+    } catch (RuntimeException notOurs) {
+      // No heartbeat of ours recorded; the other sources remain.
+    }
+    return 0;
+  }
+
+  private static String describeTimeout(StepDefinition step, TimeoutType type) {
+    return switch (type) {
+      case TIMEOUT_TYPE_START_TO_CLOSE -> "timed out after " + StepOptions.timeout(step);
+      case TIMEOUT_TYPE_HEARTBEAT ->
+          "lost: no heartbeat within "
+              + (step.heartbeatTimeout() == null
+                  ? StepOptions.DEFAULT_HEARTBEAT_TIMEOUT
+                  : step.heartbeatTimeout())
+              + " (its worker stopped or hangs)";
+      default -> "timed out (" + type + ")";
+    };
+  }
+
+  /** Finalizes the run records of RunProfile steps that ended without a result, even when cancelled. */
+  private void abandonLeftovers() {
+    if (toAbandon.isEmpty()) {
+      return;
+    }
+    List<AbandonStepRequest> requests = List.copyOf(toAbandon);
+    toAbandon.clear();
+    Workflow.newDetachedCancellationScope(
+            () -> {
+              List<Promise<Void>> calls = new ArrayList<>();
+              for (AbandonStepRequest request : requests) {
+                StepActivities activities =
+                    Workflow.newActivityStub(
+                        StepActivities.class,
+                        ActivityOptions.newBuilder(StepOptions.ABANDON)
+                            .setSummary("finalize " + StepOptions.summary(request.run().step()))
+                            .build());
+                calls.add(Async.procedure(activities::abandonStep, request));
+              }
+              for (int i = 0; i < calls.size(); i++) {
+                try {
+                  calls.get(i).get();
+                } catch (ActivityFailure e) {
+                  log.warn(
+                      "Could not finalize step '{}': {}",
+                      requests.get(i).run().step().name(),
+                      e.getMessage());
+                }
+              }
+            })
+        .run();
+  }
+
+  private boolean anyUnfinished(StepGroup group) {
+    return group.steps().stream()
+        .map(p -> board.get(p.position()).status())
+        .anyMatch(st -> !st.isFinal() || st == StepStatus.Cancelled);
+  }
+
+  private String finalMessage(GroupVerdict stoppedBy, List<StepOutcome> tolerated, int skipped) {
+    if (status == ExecutionStatus.Cancelled) {
+      return "Cancelled during step group "
+          + currentGroup
+          + " of "
+          + plan.count()
+          + ": "
+          + board.count(StepStatus.Cancelled)
+          + " step(s) cancelled, "
+          + skipped
+          + " skipped";
+    }
+    if (stoppedBy != null) {
+      return "Stopped after step group "
+          + currentGroup
+          + " of "
+          + plan.count()
+          + ": "
+          + stoppedBy.describeStopping()
+          + (stoppedBy.stopping().size() == 1 ? " and does" : " and do")
+          + " not continue on failure; "
+          + skipped
+          + " later step(s) skipped";
+    }
+    if (!tolerated.isEmpty()) {
+      return "Completed with errors (continued on failure): " + GroupVerdict.describe(tolerated);
+    }
+    return "All " + board.all().size() + " step(s) complete";
+  }
+
+  private void showRail() {
+    Workflow.setCurrentDetails(board.rail(definition.name(), status, currentGroup, message));
+  }
+
+  private static Instant now() {
+    return Instant.ofEpochMilli(Workflow.currentTimeMillis());
+  }
+}

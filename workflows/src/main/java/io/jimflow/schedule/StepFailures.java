@@ -1,0 +1,22 @@
+package io.jimflow.schedule;
+
+/** The {@code ApplicationFailure} types of step and execution failures, named in one place. */
+public final class StepFailures {
+
+  /** The step cannot run as defined (unknown connected system, path outside the root, ...). */
+  public static final String CONFIGURATION_ERROR = "StepConfigurationError";
+
+  /** An attempt failed in a way a retry may cure (an exception of the runner). */
+  public static final String STEP_FAILED = "StepFailed";
+
+  /** An Executable step's program exited with a non-zero code. */
+  public static final String EXECUTABLE_FAILED = "ExecutableFailed";
+
+  /** An Executable step's program ran past the step timeout and was killed. */
+  public static final String EXECUTABLE_TIMED_OUT = "ExecutableTimedOut";
+
+  /** The whole execution ended Failed; the failure's details carry the {@link ExecutionResult}. */
+  public static final String EXECUTION_FAILED = "ScheduleExecutionFailed";
+
+  private StepFailures() {}
+}

@@ -1,0 +1,87 @@
+package io.jimflow.schedule;
+
+import io.temporal.activity.ActivityCancellationType;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import java.time.Duration;
+
+/**
+ * The activity options of a step, from its definition.
+ *
+ * <p>Defaults: a step without {@code timeout} may run {@link #DEFAULT_TIMEOUT} per attempt (JIM
+ * never enforced its timeout; an unbounded attempt would let a hung program hold its step forever);
+ * heartbeat timeout {@link #DEFAULT_HEARTBEAT_TIMEOUT}; {@link #DEFAULT_MAXIMUM_ATTEMPTS} attempts
+ * starting {@link #DEFAULT_INITIAL_INTERVAL} apart, doubling. Configuration errors are never retried.
+ */
+public final class StepOptions {
+
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofHours(1);
+  public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(30);
+  public static final int DEFAULT_MAXIMUM_ATTEMPTS = 3;
+  public static final Duration DEFAULT_INITIAL_INTERVAL = Duration.ofSeconds(1);
+  public static final double DEFAULT_BACKOFF_COEFFICIENT = 2.0;
+
+  /** Finalizing an abandoned step is a short store update; it is retried a few times, then given up. */
+  static final ActivityOptions ABANDON =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofMinutes(1))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setMaximumAttempts(5)
+                  .setDoNotRetry(StepFailures.CONFIGURATION_ERROR)
+                  .build())
+          .build();
+
+  /** The options of the activity that runs {@code step}. */
+  public static ActivityOptions forStep(StepDefinition step) {
+    StepDefinition.RetrySettings retry = step.retry();
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(timeout(step))
+        .setHeartbeatTimeout(
+            step.heartbeatTimeout() == null ? DEFAULT_HEARTBEAT_TIMEOUT : step.heartbeatTimeout())
+        .setRetryOptions(
+            RetryOptions.newBuilder()
+                .setMaximumAttempts(maximumAttempts(step))
+                .setInitialInterval(
+                    retry == null || retry.initialInterval() == null
+                        ? DEFAULT_INITIAL_INTERVAL
+                        : retry.initialInterval())
+                .setBackoffCoefficient(
+                    retry == null || retry.backoffCoefficient() == null
+                        ? DEFAULT_BACKOFF_COEFFICIENT
+                        : retry.backoffCoefficient())
+                .setDoNotRetry(StepFailures.CONFIGURATION_ERROR)
+                .build())
+        // The workflow must not end (or go on) while a cancelled step's program still runs.
+        .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
+        .setSummary(summary(step))
+        .build();
+  }
+
+  public static Duration timeout(StepDefinition step) {
+    return step.timeout() == null ? DEFAULT_TIMEOUT : step.timeout();
+  }
+
+  public static int maximumAttempts(StepDefinition step) {
+    return step.retry() == null || step.retry().maximumAttempts() == null
+        ? DEFAULT_MAXIMUM_ATTEMPTS
+        : step.retry().maximumAttempts();
+  }
+
+  /** What the Temporal UI shows for the step's activity, e.g. {@code Import HR · run profile HR / Full Import}. */
+  public static String summary(StepDefinition step) {
+    if (step.runProfile() != null) {
+      return step.name()
+          + " · run profile "
+          + step.runProfile().connectedSystem()
+          + " / "
+          + step.runProfile().runProfile();
+    }
+    if (step.executable() != null) {
+      return step.name() + " · executable " + step.executable().path();
+    }
+    return step.name();
+  }
+
+  private StepOptions() {}
+}

@@ -1,0 +1,17 @@
+package io.jimflow.schedule;
+
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+
+/**
+ * One step to run, with what the step runner must know about the execution it belongs to.
+ *
+ * @param position the step's 0-based place in the schedule's step list; identifies it within the
+ *     execution (names are unique only once validated)
+ * @param executionId the schedule execution's workflow id
+ */
+public record StepRunRequest(
+    int position,
+    String executionId,
+    String scheduleId,
+    Initiator initiator,
+    StepDefinition step) {}

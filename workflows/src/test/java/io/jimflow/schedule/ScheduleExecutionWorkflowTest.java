@@ -1,0 +1,497 @@
+package io.jimflow.schedule;
+
+import static io.jimflow.schedule.FakeStepActivities.endsWith;
+import static io.jimflow.schedule.FakeStepActivities.fails;
+import static io.jimflow.schedule.FakeStepActivities.failsWithConfigurationError;
+import static io.jimflow.schedule.FakeStepActivities.runsUntil;
+import static io.jimflow.schedule.FakeStepActivities.sleeps;
+import static io.jimflow.schedule.Schedules.schedule;
+import static io.jimflow.schedule.Schedules.step;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.common.TaskQueues;
+import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
+import io.jimflow.schedule.Schedules.ScheduleBuilder;
+import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.common.SearchAttributes;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ScheduleExecutionWorkflowTest {
+
+  private TestWorkflowEnvironment env;
+  private WorkflowClient client;
+  private final FakeStepActivities steps = new FakeStepActivities();
+  private int runs;
+
+  @BeforeEach
+  void startEnvironment() {
+    env = TestWorkflowEnvironment.newInstance();
+    registerSearchAttributes(env);
+    Worker worker = env.newWorker(TaskQueues.SCHEDULES);
+    worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
+    worker.registerActivitiesImplementations(steps);
+    env.start();
+    client = env.getWorkflowClient();
+  }
+
+  @AfterEach
+  void stopEnvironment() {
+    env.close();
+  }
+
+  static void registerSearchAttributes(TestWorkflowEnvironment env) {
+    env.registerSearchAttribute(
+        JimflowSearchAttributes.SCHEDULE_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.registerSearchAttribute(
+        JimflowSearchAttributes.STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.registerSearchAttribute(
+        JimflowSearchAttributes.STEP_GROUP.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
+  }
+
+  @Test
+  void groupsRunInAscendingIndexOrderAndEveryStepCompletes() {
+    ExecutionResult result =
+        run(schedule("order").with(step(20, "last"), step(0, "first"), step(5, "a"), step(5, "b")));
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
+    assertThat(steps.started.get(0)).isEqualTo("first");
+    assertThat(steps.started.subList(1, 3)).containsExactlyInAnyOrder("a", "b");
+    assertThat(steps.started.get(3)).isEqualTo("last");
+    assertThat(steps.ended.indexOf("a")).isLessThan(steps.started.indexOf("last"));
+    assertThat(steps.ended.indexOf("b")).isLessThan(steps.started.indexOf("last"));
+    assertThat(result.steps())
+        .extracting(StepOutcome::name, StepOutcome::status, StepOutcome::attempts)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("first", StepStatus.Complete, 1),
+            org.assertj.core.groups.Tuple.tuple("a", StepStatus.Complete, 1),
+            org.assertj.core.groups.Tuple.tuple("b", StepStatus.Complete, 1),
+            org.assertj.core.groups.Tuple.tuple("last", StepStatus.Complete, 1));
+    assertThat(result.steps()).allSatisfy(s -> assertThat(s.endedAt()).isAfterOrEqualTo(s.startedAt()));
+    assertThat(result.message()).isEqualTo("All 4 step(s) complete");
+  }
+
+  static Stream<Arguments> continueOnFailureMatrix() {
+    return Stream.of(
+        // schedule policy, step's continueOnFailure, failing step runs alongside a sibling, expected
+        Arguments.of(null, null, false, ExecutionStatus.Failed),
+        Arguments.of(FailurePolicy.STOP, null, false, ExecutionStatus.Failed),
+        Arguments.of(FailurePolicy.STOP, true, false, ExecutionStatus.CompleteWithError),
+        Arguments.of(FailurePolicy.STOP, false, false, ExecutionStatus.Failed),
+        Arguments.of(FailurePolicy.CONTINUE, null, false, ExecutionStatus.CompleteWithError),
+        Arguments.of(FailurePolicy.CONTINUE, true, false, ExecutionStatus.CompleteWithError),
+        Arguments.of(FailurePolicy.CONTINUE, false, false, ExecutionStatus.Failed),
+        Arguments.of(FailurePolicy.STOP, null, true, ExecutionStatus.Failed),
+        Arguments.of(FailurePolicy.STOP, true, true, ExecutionStatus.CompleteWithError),
+        Arguments.of(FailurePolicy.CONTINUE, null, true, ExecutionStatus.CompleteWithError),
+        Arguments.of(FailurePolicy.CONTINUE, false, true, ExecutionStatus.Failed));
+  }
+
+  @ParameterizedTest(name = "schedule {0}, step continueOnFailure {1}, parallel {2} -> {3}")
+  @MethodSource("continueOnFailureMatrix")
+  void aFailedStepStopsOrContinuesTheExecutionByItsPolicy(
+      FailurePolicy schedulePolicy, Boolean continueOnFailure, boolean parallel, ExecutionStatus expected) {
+    steps.on("export", fails("target unreachable"));
+    ScheduleBuilder schedule =
+        schedule("matrix")
+            .onStepFailure(schedulePolicy)
+            .with(step(0, "import"), step(1, "export").continueOnFailure(continueOnFailure));
+    if (parallel) {
+      steps.on("sibling", sleeps(Duration.ofMillis(300)));
+      schedule.with(step(1, "sibling"));
+    }
+    schedule.with(step(2, "confirm"));
+
+    ExecutionResult result = runToResult(schedule);
+
+    assertThat(result.status()).isEqualTo(expected);
+    assertThat(outcome(result, "import").status()).isEqualTo(StepStatus.Complete);
+    assertThat(outcome(result, "export").status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(outcome(result, "export").message()).contains("target unreachable");
+    if (parallel) {
+      assertThat(outcome(result, "sibling").status())
+          .as("a failing step never cancels its siblings")
+          .isEqualTo(StepStatus.Complete);
+    }
+    if (expected == ExecutionStatus.Failed) {
+      assertThat(outcome(result, "confirm").status()).isEqualTo(StepStatus.Skipped);
+      assertThat(outcome(result, "confirm").attempts()).isZero();
+      assertThat(steps.started).doesNotContain("confirm");
+      assertThat(result.message())
+          .contains("'export' FailedWithError (target unreachable)")
+          .contains("not continue on failure")
+          .contains("1 later step(s) skipped");
+    } else {
+      assertThat(outcome(result, "confirm").status()).isEqualTo(StepStatus.Complete);
+      assertThat(result.message()).contains("'export' FailedWithError");
+    }
+  }
+
+  @Test
+  void aStepThatContinuesDoesNotSaveItsGroupWhenASiblingStops() {
+    steps.on("tolerated", fails("minor")).on("fatal", fails("major"));
+
+    ExecutionResult result =
+        runToResult(
+            schedule("mix")
+                .onStepFailure(FailurePolicy.CONTINUE)
+                .with(
+                    step(0, "tolerated").continueOnFailure(true),
+                    step(0, "fatal").continueOnFailure(false),
+                    step(0, "fine"),
+                    step(1, "never")));
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
+    assertThat(result.message()).contains("'fatal' FailedWithError (major)").doesNotContain("'tolerated'");
+    assertThat(outcome(result, "fine").status()).isEqualTo(StepStatus.Complete);
+    assertThat(outcome(result, "never").status()).isEqualTo(StepStatus.Skipped);
+  }
+
+  @Test
+  void stepsThatEndWithErrorsCountAsFailedButWarningsDoNot() {
+    steps.on("warn", endsWith(StepStatus.CompleteWithWarning, "2 warnings"))
+        .on("errors", endsWith(StepStatus.CompleteWithError, "3 objects in error"));
+
+    ExecutionResult result =
+        runToResult(schedule("statuses").with(step(0, "warn"), step(1, "errors"), step(2, "after")));
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
+    assertThat(outcome(result, "warn").status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(result.message()).contains("'errors' CompleteWithError (3 objects in error)");
+    assertThat(outcome(result, "after").status()).isEqualTo(StepStatus.Skipped);
+  }
+
+  @Test
+  void aFailedExecutionFailsTheWorkflowWithTheResultInItsDetails() {
+    steps.on("broken", fails("disk full"));
+    WorkflowStub stub = start(schedule("fails").with(step(0, "broken"), step(1, "next")));
+
+    WorkflowFailedException failure =
+        catchThrowableOfType(WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+
+    assertThat(failure.getCause()).isInstanceOf(ApplicationFailure.class);
+    ApplicationFailure cause = (ApplicationFailure) failure.getCause();
+    assertThat(cause.getType()).isEqualTo(StepFailures.EXECUTION_FAILED);
+    assertThat(cause.isNonRetryable()).isTrue();
+    assertThat(cause.getOriginalMessage()).contains("'broken' FailedWithError (disk full)");
+    ExecutionResult result = cause.getDetails().get(ExecutionResult.class);
+    assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
+    assertThat(result.steps()).extracting(StepOutcome::status)
+        .containsExactly(StepStatus.FailedWithError, StepStatus.Skipped);
+  }
+
+  @Test
+  void cancellingDuringAGroupCancelsItsRunningStepsAndSkipsTheRest() throws Exception {
+    CountDownLatch never = new CountDownLatch(1);
+    steps.on("long-a", runsUntil(never, Duration.ofSeconds(60)))
+        .on("long-b", runsUntil(never, Duration.ofSeconds(60)));
+    WorkflowStub stub =
+        start(
+            schedule("cancel")
+                .with(step(0, "quick"), step(1, "long-a"), step(1, "long-b"), step(2, "later")));
+    awaitProgress(stub, p -> p.steps().stream().filter(s -> s.status() == StepStatus.Running).count() == 2);
+    awaitCondition(() -> steps.started.containsAll(List.of("long-a", "long-b")));
+
+    stub.cancel();
+
+    WorkflowFailedException failure =
+        catchThrowableOfType(WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+    assertThat(failure.getCause()).isInstanceOf(CanceledFailure.class);
+    assertThat(steps.cancelled)
+        .as("each running step saw the cancellation and ended before the workflow did")
+        .containsExactlyInAnyOrder("long-a", "long-b");
+    ExecutionProgress progress = stub.query("progress", ExecutionProgress.class);
+    assertThat(progress.status()).isEqualTo(ExecutionStatus.Cancelled);
+    assertThat(progress.steps())
+        .extracting(StepOutcome::name, StepOutcome::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("quick", StepStatus.Complete),
+            org.assertj.core.groups.Tuple.tuple("long-a", StepStatus.Cancelled),
+            org.assertj.core.groups.Tuple.tuple("long-b", StepStatus.Cancelled),
+            org.assertj.core.groups.Tuple.tuple("later", StepStatus.Skipped));
+    assertThat(steps.started).doesNotContain("later");
+    assertThat(statusAttribute(stub)).isEqualTo("Cancelled");
+  }
+
+  @Test
+  void aStepRunningPastItsTimeoutFailsWithTheTimeoutNamed() {
+    steps.on("slow", runsUntil(new CountDownLatch(1), Duration.ofSeconds(8)));
+
+    ExecutionResult result =
+        runToResult(
+            schedule("timeout")
+                .with(step(0, "slow").timeout(Duration.ofSeconds(2)), step(1, "after")));
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
+    assertThat(outcome(result, "slow").status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(outcome(result, "slow").message()).contains("timed out after PT2S");
+    assertThat(outcome(result, "after").status()).isEqualTo(StepStatus.Skipped);
+  }
+
+  @Test
+  void aFailingStepIsRetriedAndReportsEveryAttempt() {
+    steps.on("flaky", fails("connection reset"));
+
+    ExecutionResult result = runToResult(schedule("retry").with(step(0, "flaky").attempts(3)));
+
+    assertThat(steps.attempts.get("flaky")).hasValue(3);
+    assertThat(outcome(result, "flaky").status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(outcome(result, "flaky").attempts()).isEqualTo(3);
+    assertThat(outcome(result, "flaky").message()).contains("connection reset").contains("after 3 attempts");
+  }
+
+  @Test
+  void aStepThatSucceedsOnItsSecondAttemptCompletesWithTwoAttempts() {
+    steps.on(
+        "second-time-lucky",
+        (r, c) -> {
+          if (c.getInfo().getAttempt() == 1) {
+            throw ApplicationFailure.newFailure("first try fails", StepFailures.STEP_FAILED);
+          }
+          return FakeStepActivities.complete(c, "ok");
+        });
+
+    ExecutionResult result = run(schedule("lucky").with(step(0, "second-time-lucky").attempts(3)));
+
+    assertThat(outcome(result, "second-time-lucky").status()).isEqualTo(StepStatus.Complete);
+    assertThat(outcome(result, "second-time-lucky").attempts()).isEqualTo(2);
+  }
+
+  @Test
+  void aConfigurationErrorIsNotRetried() {
+    steps.on("misconfigured", failsWithConfigurationError("unknown connected system 'HR'"));
+
+    ExecutionResult result =
+        runToResult(schedule("config").with(step(0, "misconfigured").attempts(5)));
+
+    assertThat(steps.attempts.get("misconfigured")).hasValue(1);
+    assertThat(outcome(result, "misconfigured").attempts()).isEqualTo(1);
+    assertThat(outcome(result, "misconfigured").message()).isEqualTo("unknown connected system 'HR'");
+  }
+
+  @Test
+  void aRetriedAttemptResumesFromTheCheckpointTheLostAttemptHeartbeated() {
+    steps.on(
+        "counter",
+        (r, c) -> {
+          if (c.getInfo().getAttempt() == 1) {
+            c.heartbeat(new StepHeartbeat(5, 10, "5", 1));
+            // The attempt goes silent, as if its worker died: the heartbeat timeout ends it.
+            Thread.sleep(6_000);
+            return FakeStepActivities.complete(c, "too late");
+          }
+          String from = c.getHeartbeatDetails(StepHeartbeat.class).map(StepHeartbeat::checkpoint).orElse("0");
+          return FakeStepActivities.complete(c, "resumed from " + from);
+        });
+
+    ExecutionResult result =
+        run(schedule("resume").with(step(0, "counter").attempts(3).heartbeatTimeout(Duration.ofSeconds(1))));
+
+    assertThat(outcome(result, "counter").status()).isEqualTo(StepStatus.Complete);
+    assertThat(outcome(result, "counter").message()).isEqualTo("resumed from 5");
+    assertThat(outcome(result, "counter").attempts()).isEqualTo(2);
+  }
+
+  @Test
+  void aRunProfileStepThatEndsWithoutAResultIsFinalizedOnce() {
+    steps.on("import", runsUntil(new CountDownLatch(1), Duration.ofSeconds(8)));
+
+    ExecutionResult result =
+        runToResult(
+            schedule("abandon")
+                .with(step(0, "import").runProfile("HR", "Full Import").timeout(Duration.ofSeconds(2))));
+
+    assertThat(outcome(result, "import").status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(steps.abandoned).hasSize(1);
+    AbandonStepRequest abandoned = steps.abandoned.get(0);
+    assertThat(abandoned.run().step().runProfile().connectedSystem()).isEqualTo("HR");
+    assertThat(abandoned.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(abandoned.reason()).contains("timed out after PT2S");
+  }
+
+  @Test
+  void aCancelledRunProfileStepIsFinalizedAsCancelled() throws Exception {
+    steps.on("sync", runsUntil(new CountDownLatch(1), Duration.ofSeconds(60)));
+    WorkflowStub stub = start(schedule("abandon-cancel").with(step(0, "sync").runProfile("AD", "Delta Sync")));
+    awaitCondition(() -> steps.started.contains("sync"));
+
+    stub.cancel();
+
+    assertThatThrownBy(() -> stub.getResult(ExecutionResult.class)).isInstanceOf(WorkflowFailedException.class);
+    assertThat(steps.abandoned).singleElement().satisfies(a -> {
+      assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
+      assertThat(a.run().step().name()).isEqualTo("sync");
+    });
+  }
+
+  @Test
+  void aGroupOfAThousandStepsRunsWithBoundedConcurrency() {
+    ScheduleBuilder schedule = schedule("thousand").maxParallelSteps(40);
+    for (int i = 0; i < 1000; i++) {
+      String name = "step-" + i;
+      steps.on(name, sleeps(Duration.ofMillis(20)));
+      schedule.with(step(0, name).heartbeatTimeout(Duration.ofSeconds(30)));
+    }
+
+    ExecutionResult result = run(schedule);
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
+    assertThat(result.steps()).hasSize(1000).allMatch(s -> s.status() == StepStatus.Complete);
+    assertThat(steps.maxConcurrent.get()).isLessThanOrEqualTo(40).isGreaterThan(1);
+  }
+
+  @Test
+  void theProgressQueryShowsTheGroupUnderWayAndEveryStepsState() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    steps.on("sync", runsUntil(release, Duration.ofSeconds(60)));
+    WorkflowStub stub =
+        start(
+            schedule("progress")
+                .named("Nightly HR Sync")
+                .with(step(0, "import"), step(1, "sync"), step(1, "export"), step(2, "confirm")));
+
+    ExecutionProgress progress =
+        awaitProgress(stub, p -> p.currentGroup() == 2 && outcome(p.steps(), "export").status().isFinal());
+
+    assertThat(progress.scheduleId()).isEqualTo("progress");
+    assertThat(progress.scheduleName()).isEqualTo("Nightly HR Sync");
+    assertThat(progress.status()).isEqualTo(ExecutionStatus.InProgress);
+    assertThat(progress.groupCount()).isEqualTo(3);
+    assertThat(outcome(progress.steps(), "import").status()).isEqualTo(StepStatus.Complete);
+    StepOutcome sync = outcome(progress.steps(), "sync");
+    assertThat(sync.status()).isEqualTo(StepStatus.Running);
+    assertThat(sync.attempts()).isEqualTo(1);
+    assertThat(sync.startedAt()).isNotNull();
+    assertThat(sync.endedAt()).isNull();
+    assertThat(outcome(progress.steps(), "export").status()).isEqualTo(StepStatus.Complete);
+    assertThat(outcome(progress.steps(), "confirm").status()).isEqualTo(StepStatus.Waiting);
+    assertThat(groupAttribute(stub)).isEqualTo(2L);
+    assertThat(statusAttribute(stub)).isEqualTo("InProgress");
+
+    release.countDown();
+    assertThat(stub.getResult(ExecutionResult.class).status()).isEqualTo(ExecutionStatus.Complete);
+  }
+
+  @Test
+  void theProgressQueryShowsTheAttemptOfARetriedStep() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    steps.on(
+        "retried",
+        (r, c) -> {
+          if (c.getInfo().getAttempt() == 1) {
+            throw ApplicationFailure.newFailure("first attempt fails", StepFailures.STEP_FAILED);
+          }
+          return runsUntil(release, Duration.ofSeconds(60)).run(r, c);
+        });
+    WorkflowStub stub = start(schedule("attempt").with(step(0, "retried").attempts(3)));
+
+    ExecutionProgress progress = awaitProgress(stub, p -> outcome(p.steps(), "retried").attempts() == 2);
+
+    assertThat(outcome(progress.steps(), "retried").status()).isEqualTo(StepStatus.Running);
+    release.countDown();
+    assertThat(outcome(stub.getResult(ExecutionResult.class), "retried").attempts()).isEqualTo(2);
+  }
+
+  @Test
+  void searchAttributesNameTheScheduleItsStatusAndTheLastGroup() {
+    steps.on("b", fails("no"));
+    WorkflowStub stub =
+        start(schedule("attrs").onStepFailure(FailurePolicy.CONTINUE).with(step(0, "a"), step(1, "b")));
+    stub.getResult(ExecutionResult.class);
+
+    SearchAttributes attributes = stub.describe().getTypedSearchAttributes();
+    assertThat(attributes.get(JimflowSearchAttributes.SCHEDULE_ID)).isEqualTo("attrs");
+    assertThat(attributes.get(JimflowSearchAttributes.STATUS)).isEqualTo("CompleteWithError");
+    assertThat(attributes.get(JimflowSearchAttributes.STEP_GROUP)).isEqualTo(2L);
+  }
+
+  // --- helpers
+
+  private WorkflowStub start(ScheduleBuilder schedule) {
+    ScheduleExecutionInput input = schedule.input();
+    WorkflowStub stub =
+        client.newUntypedWorkflowStub(
+            ScheduleExecutionWorkflow.TYPE,
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .setWorkflowId(input.definition().id() + "-" + (++runs))
+                .build());
+    stub.start(input);
+    return stub;
+  }
+
+  /** Runs to a result that the workflow returned, or that it carried in its failure. */
+  private ExecutionResult runToResult(ScheduleBuilder schedule) {
+    WorkflowStub stub = start(schedule);
+    try {
+      return stub.getResult(ExecutionResult.class);
+    } catch (WorkflowFailedException e) {
+      return ((ApplicationFailure) e.getCause()).getDetails().get(ExecutionResult.class);
+    }
+  }
+
+  private ExecutionResult run(ScheduleBuilder schedule) {
+    return start(schedule).getResult(ExecutionResult.class);
+  }
+
+  private static StepOutcome outcome(ExecutionResult result, String name) {
+    return outcome(result.steps(), name);
+  }
+
+  private static StepOutcome outcome(List<StepOutcome> steps, String name) {
+    return steps.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  private static ExecutionProgress awaitProgress(WorkflowStub stub, Predicate<ExecutionProgress> until)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    ExecutionProgress progress = null;
+    while (System.nanoTime() < deadline) {
+      progress = stub.query("progress", ExecutionProgress.class);
+      if (progress.scheduleId() != null && until.test(progress)) {
+        return progress;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("progress never matched; last: " + progress);
+  }
+
+  private static void awaitCondition(java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition never held");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private static String statusAttribute(WorkflowStub stub) {
+    return stub.describe().getTypedSearchAttributes().get(JimflowSearchAttributes.STATUS);
+  }
+
+  private static Long groupAttribute(WorkflowStub stub) {
+    return stub.describe().getTypedSearchAttributes().get(JimflowSearchAttributes.STEP_GROUP);
+  }
+}

@@ -1,0 +1,31 @@
+package io.jimflow.schedule;
+
+import static io.jimflow.schedule.Schedules.step;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StepGroupsTest {
+
+  @Test
+  void stepsWithTheSameIndexFormOneGroupAndGroupsFollowTheIndex() {
+    StepGroups plan =
+        StepGroups.plan(
+            List.of(step(3, "export-a").build(), step(0, "import").build(), step(3, "export-b").build(), step(1, "sync").build()));
+
+    assertThat(plan.groups()).extracting(StepGroups.StepGroup::index).containsExactly(0, 1, 3);
+    assertThat(plan.groups().get(2).steps())
+        .extracting(p -> p.definition().name(), StepGroups.PlannedStep::position)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("export-a", 0),
+            org.assertj.core.groups.Tuple.tuple("export-b", 2));
+    assertThat(plan.steps()).extracting(p -> p.definition().name())
+        .containsExactly("import", "sync", "export-a", "export-b");
+  }
+
+  @Test
+  void aScheduleWithoutStepsHasNoGroups() {
+    assertThat(StepGroups.plan(List.of()).count()).isZero();
+  }
+}
