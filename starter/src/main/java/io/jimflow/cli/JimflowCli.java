@@ -25,7 +25,8 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       SchedulesCommand.class,
       RunCommand.class,
-      ExecutionsCommand.class
+      ExecutionsCommand.class,
+      DataCommand.class
     })
 public class JimflowCli implements Runnable {
 
