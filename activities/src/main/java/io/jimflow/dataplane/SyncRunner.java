@@ -102,7 +102,7 @@ final class SyncRunner {
     lookUpJoinCandidates(connection, run, csos, state);
 
     List<Long> disconnected = new ArrayList<>();
-    List<Long> removed = new ArrayList<>();
+    Set<Long> removed = new LinkedHashSet<>();
     List<Long> synced = new ArrayList<>();
     Map<Long, String> projectedJoins = new LinkedHashMap<>();
     Map<Long, String> joins = new LinkedHashMap<>();
@@ -173,6 +173,9 @@ final class SyncRunner {
       }
     }
     connectorSpace.delete(connection, removed);
+    // Joining already cleared the flag of the CSOs it touched.
+    synced.removeAll(projectedJoins.keySet());
+    synced.removeAll(joins.keySet());
     connectorSpace.clearSyncPending(connection, synced);
 
     Set<String> exportCandidates = new LinkedHashSet<>(state.changed);
@@ -333,7 +336,7 @@ final class SyncRunner {
     for (List<Integer> indexes : byKind.values()) {
       NewCso first = provisioned.get(indexes.get(0));
       List<String> anchors = indexes.stream().map(i -> provisioned.get(i).anchor()).toList();
-      Map<String, CsoRow> taken = connectorSpace.findByAnchors(connection, first.connectedSystem(), first.objectType(), anchors);
+      Map<String, Long> taken = connectorSpace.findIdsByAnchors(connection, first.connectedSystem(), first.objectType(), anchors);
       List<Integer> accepted = new ArrayList<>();
       Set<String> seen = new HashSet<>();
       for (int i : indexes) {

@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -50,9 +52,11 @@ public class DataGenerateCommand implements Callable<Integer> {
     Path temporary = null;
     try {
       Files.createDirectories(target.getParent());
-      temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+      // Not Files.createTempFile: its owner-only permissions would end up on the target.
+      temporary = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
       ProgressBar bar = new ProgressBar(err, people, !noProgress);
-      try (Writer writer = new BufferedWriter(Files.newBufferedWriter(temporary, StandardCharsets.UTF_8), 1 << 16)) {
+      try (Writer writer = new BufferedWriter(
+          Files.newBufferedWriter(temporary, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW), 1 << 16)) {
         new ExampleDataGenerator(seed).write(people, writer, bar::update);
       }
       bar.done();
