@@ -52,10 +52,10 @@ create table cso (
   last_seen_run       varchar(36),
   created_at          timestamp with time zone not null,
   updated_at          timestamp with time zone not null,
-  constraint cso_anchor_unique unique (connected_system_id, object_type, anchor)
+  -- Anchor first: page lookups are "anchor IN (...)", which H2 only turns into index seeks on a
+  -- leading column.
+  constraint cso_anchor_unique unique (anchor, connected_system_id, object_type)
 );
--- Page lookups are "anchor IN (...)": a leading anchor column makes them index seeks on H2 too.
-create index cso_anchor on cso (anchor);
 create index cso_system_page on cso (connected_system_id, id);
 create index cso_sync_pending on cso (connected_system_id, sync_pending, id);
 create index cso_mvo on cso (mvo_id);

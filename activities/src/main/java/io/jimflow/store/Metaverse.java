@@ -67,7 +67,7 @@ public final class Metaverse {
         for (String value : chunk) {
           statement.setString(i++, value);
         }
-        // Type and attribute are filtered here, so the IN list stays an index seek (see cso_anchor).
+        // Type and attribute are filtered here, so the IN list stays an index seek (as for cso anchors).
         try (ResultSet rows = statement.executeQuery()) {
           while (rows.next()) {
             if (rows.getString(3).equals(objectType) && rows.getString(4).equals(attribute)) {

@@ -24,7 +24,10 @@ public record StoreSettings(String url, String user, String password, int maxPoo
   /** The embedded default: an H2 file {@code jimflow} in the given directory (e.g. {@code data/}). */
   public static StoreSettings embedded(Path dataDirectory) {
     return new StoreSettings(
-        "jdbc:h2:file:" + dataDirectory.toAbsolutePath().resolve("jimflow") + ";DB_CLOSE_ON_EXIT=FALSE",
+        "jdbc:h2:file:"
+            + dataDirectory.toAbsolutePath().resolve("jimflow")
+            // A 128 MiB page cache (default 64): commits revisit every changed row's pages.
+            + ";DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=131072",
         "sa",
         "",
         DEFAULT_POOL_SIZE);
