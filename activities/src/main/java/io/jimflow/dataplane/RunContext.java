@@ -29,7 +29,6 @@ final class RunContext {
   RunTotals totals;
   long processed;
   long itemsWritten;
-  long erroredItems;
   Checkpoint checkpoint;
   long total = -1;
 
@@ -43,7 +42,6 @@ final class RunContext {
       RunTotals totals,
       long processed,
       long itemsWritten,
-      long erroredItems,
       Checkpoint checkpoint) {
     this.runId = runId;
     this.system = system;
@@ -54,7 +52,6 @@ final class RunContext {
     this.totals = totals;
     this.processed = processed;
     this.itemsWritten = itemsWritten;
-    this.erroredItems = erroredItems;
     this.checkpoint = checkpoint;
   }
 
@@ -115,7 +112,6 @@ final class RunContext {
     }
     processed += page.processed;
     itemsWritten += page.items.size();
-    erroredItems += page.items.stream().filter(RunItem::isError).count();
     checkpoint = next;
     progress.report(processed, total, runId + "/" + next);
   }

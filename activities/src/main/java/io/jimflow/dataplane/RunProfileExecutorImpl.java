@@ -173,7 +173,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       log.info("resuming run record {} of {} / {} at {}", record.id(), system.name(), profile.name(), record.checkpoint());
     }
     return new RunContext(record.id(), system, profile, store, runRecords, progress, record.totals(),
-        record.objectsProcessed(), record.itemsWritten(), record.totals().get(Total.ERRORS),
+        record.objectsProcessed(), record.itemsWritten(),
         Checkpoint.parse(record.checkpoint(), initialPhase));
   }
 
