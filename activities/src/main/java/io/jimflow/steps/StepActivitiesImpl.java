@@ -97,12 +97,16 @@ public class StepActivitiesImpl implements StepActivities {
       ExecutableRunner.Finished finished =
           executables.run(step.executable(), jimflowEnvironment(request, attempt), progress, timeout);
       if (finished.exitCode() != 0) {
+        // The first line names the code and the program's last words; the execution's message
+        // quotes only first lines.
+        String lastLine =
+            finished.output().lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("");
         throw ApplicationFailure.newFailure(
             "'"
                 + step.executable().path()
                 + "' exited with code "
                 + finished.exitCode()
-                + (finished.output().isBlank() ? "" : "; output:\n" + finished.output()),
+                + (lastLine.isEmpty() ? "" : ": " + lastLine + "\noutput:\n" + finished.output()),
             StepFailures.EXECUTABLE_FAILED);
       }
       Map<String, Long> stats = new LinkedHashMap<>();

@@ -19,9 +19,12 @@ import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -101,7 +104,37 @@ class ExecutableScheduleTest {
             org.assertj.core.groups.Tuple.tuple("fail on purpose", StepStatus.FailedWithError),
             org.assertj.core.groups.Tuple.tuple("count last", StepStatus.Complete));
     assertThat(result.steps().get(2).message()).contains("exited with code 4").contains("no target today");
-    assertThat(result.message()).contains("'fail on purpose' FailedWithError ('fail.sh' exited with code 4; output:)");
+    assertThat(result.message()).contains("'fail on purpose' FailedWithError ('fail.sh' exited with code 4: stderr: no target today)");
+  }
+
+  @Test
+  void theProgressOfARetriedProgramShowsItsSecondAttempt() throws Exception {
+    Path release = root.resolve("release");
+    Scripts.write(
+        root,
+        "second-try.sh",
+        "if [ \"$JIMFLOW_ATTEMPT\" = 1 ]; then echo 'first try fails' >&2; exit 1; fi\n"
+            + "while [ ! -e " + release + " ]; do sleep 0.1; done; echo 'second try done'");
+    startWorker(root);
+    ScheduleDefinition definition = definition(executableStep(0, "retried", "second-try.sh", 3));
+    ScheduleExecutionWorkflow workflow = stub(definition);
+    WorkflowClient.start(
+        workflow::run,
+        new ScheduleExecutionInput(definition, new Initiator(InitiatorType.User, "u", "User"), TriggerKind.Manual, null));
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    StepOutcome retried = workflow.progress().steps().get(0);
+    while (retried.attempts() < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      retried = workflow.progress().steps().get(0);
+    }
+    assertThat(retried.status()).isEqualTo(StepStatus.Running);
+    assertThat(retried.attempts()).isEqualTo(2);
+
+    Files.createFile(release);
+    ExecutionResult result = WorkflowStub.fromTyped(workflow).getResult(ExecutionResult.class);
+    assertThat(result.steps().get(0).attempts()).isEqualTo(2);
+    assertThat(result.steps().get(0).message()).contains("second try done");
   }
 
   private void startWorker(Path executablesRoot) {
@@ -112,12 +145,15 @@ class ExecutableScheduleTest {
     env.start();
   }
 
+  private ScheduleExecutionWorkflow stub(ScheduleDefinition definition) {
+    return env.getWorkflowClient()
+        .newWorkflowStub(
+            ScheduleExecutionWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.SCHEDULES).setWorkflowId(definition.id()).build());
+  }
+
   private ExecutionResult run(ScheduleDefinition definition) {
-    ScheduleExecutionWorkflow workflow =
-        env.getWorkflowClient()
-            .newWorkflowStub(
-                ScheduleExecutionWorkflow.class,
-                WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.SCHEDULES).setWorkflowId(definition.id()).build());
+    ScheduleExecutionWorkflow workflow = stub(definition);
     return workflow.run(
         new ScheduleExecutionInput(
             definition, new Initiator(InitiatorType.User, "u", "User"), TriggerKind.Manual, null));

@@ -59,11 +59,12 @@ abstract class DefinitionsFileCommand extends ClientCommand {
       out().println("  ! " + conflict + " exists but was not created by jimflow (left alone)");
     }
     if (!plan.hasChanges()) {
-      out().println(
-          "No changes: "
-              + plan.unchanged().size()
-              + (plan.unchanged().size() == 1 ? " schedule is" : " schedules are")
-              + " up to date.");
+      out()
+          .println(
+              "No changes: "
+                  + plan.unchanged().size()
+                  + (plan.unchanged().size() == 1 ? " schedule is" : " schedules are")
+                  + " up to date.");
       return;
     }
     out().println(heading);

@@ -24,7 +24,10 @@ public class ExecutionListCommand extends ClientCommand {
       description = "Only executions in this status: ${COMPLETION-CANDIDATES}.")
   ExecutionStatus status;
 
-  @Option(names = "--limit", defaultValue = "20", description = "At most this many (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--limit",
+      defaultValue = "20",
+      description = "At most this many (default ${DEFAULT-VALUE}).")
   int limit;
 
   @Option(names = "--json", description = "Print one JSON document.")

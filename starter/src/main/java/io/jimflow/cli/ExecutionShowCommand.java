@@ -43,8 +43,11 @@ public class ExecutionShowCommand extends ClientCommand {
       return JimflowCli.OK;
     }
     out().println("Execution " + workflowId);
-    out().println("  Schedule: " + execution.scheduleId()
-        + (execution.scheduleName() == null ? "" : " (" + execution.scheduleName() + ")"));
+    out()
+        .println(
+            "  Schedule: "
+                + execution.scheduleId()
+                + (execution.scheduleName() == null ? "" : " (" + execution.scheduleName() + ")"));
     out().println("  Status:   " + execution.status());
     if (execution.message() != null && !execution.message().isBlank()) {
       out().println("  Message:  " + execution.message());
@@ -54,7 +57,8 @@ public class ExecutionShowCommand extends ClientCommand {
     out().println();
     Table table = new Table("INDEX", "STEP", "STATUS", "ATTEMPTS", "MESSAGE");
     for (StepOutcome step : execution.steps()) {
-      table.row(step.index(), step.name(), step.status(), step.attempts(), firstLine(step.message()));
+      table.row(
+          step.index(), step.name(), step.status(), step.attempts(), firstLine(step.message()));
     }
     table.print(out());
     return JimflowCli.OK;

@@ -8,7 +8,11 @@ import picocli.CommandLine.Command;
     name = "executions",
     mixinStandardHelpOptions = true,
     description = "List, show and cancel schedule executions.",
-    subcommands = {ExecutionListCommand.class, ExecutionShowCommand.class, ExecutionCancelCommand.class})
+    subcommands = {
+      ExecutionListCommand.class,
+      ExecutionShowCommand.class,
+      ExecutionCancelCommand.class
+    })
 public class ExecutionsCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -26,6 +26,8 @@ import picocli.CommandLine.Command;
       SchedulesCommand.class,
       RunCommand.class,
       ExecutionsCommand.class,
+      ItemsCommand.class,
+      DemoCommand.class,
       DataCommand.class
     })
 public class JimflowCli implements Runnable {
@@ -48,7 +50,8 @@ public class JimflowCli implements Runnable {
   /** The command line with commands that obtain their Temporal client from {@code clients}. */
   public static CommandLine commandLine(ClientFactory clients) {
     // picocli's defaults already match: usage errors exit 2, exceptions exit 1.
-    return new CommandLine(new JimflowCli(), new CliFactory(clients));
+    return new CommandLine(new JimflowCli(), new CliFactory(clients))
+        .setCaseInsensitiveEnumValuesAllowed(true);
   }
 
   public static void main(String[] args) {

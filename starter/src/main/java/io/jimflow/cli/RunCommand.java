@@ -9,6 +9,7 @@ import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -29,7 +30,10 @@ public class RunCommand extends ClientCommand {
   @Parameters(index = "0", paramLabel = "SCHEDULE-ID")
   String scheduleId;
 
-  @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Take the definition from this schedules file.")
+  @Option(
+      names = {"-f", "--file"},
+      paramLabel = "FILE",
+      description = "Take the definition from this schedules file.")
   Path file;
 
   @Option(names = "--wait", description = "Follow the execution to its end.")
@@ -56,7 +60,8 @@ public class RunCommand extends ClientCommand {
           ScheduleDefinitions.load(file).stream()
               .filter(d -> d.id().equals(scheduleId))
               .findFirst()
-              .orElseThrow(() -> new NotFoundException("schedule " + scheduleId + " is not in " + file));
+              .orElseThrow(
+                  () -> new NotFoundException("schedule " + scheduleId + " is not in " + file));
     }
     return null;
   }
@@ -80,12 +85,29 @@ public class RunCommand extends ClientCommand {
     if (!waitForEnd) {
       return JimflowCli.OK;
     }
+    ExecutionResult result = follow(client, workflowId, out(), pollInterval);
+    out()
+        .println(
+            "Execution "
+                + workflowId
+                + " ended "
+                + result.status()
+                + (result.message() == null || result.message().isBlank()
+                    ? "."
+                    : ": " + result.message()));
+    return result.status() == ExecutionStatus.Complete ? JimflowCli.OK : JimflowCli.ENDED_BADLY;
+  }
+
+  /** Prints each step transition of an execution as it happens, until it ends; returns its result. */
+  static ExecutionResult follow(
+      JimflowClient client, String workflowId, PrintWriter out, Duration pollInterval)
+      throws InterruptedException {
     StepTransitions transitions = new StepTransitions();
     while (client.isOpen(workflowId)) {
       try {
         ExecutionProgress progress = client.progress(workflowId);
-        transitions.next(progress.steps()).forEach(out()::println);
-        out().flush();
+        transitions.next(progress.steps()).forEach(out::println);
+        out.flush();
       } catch (NotFoundException e) {
         throw e;
       } catch (RuntimeException notYetAnswered) {
@@ -94,13 +116,7 @@ public class RunCommand extends ClientCommand {
       Thread.sleep(pollInterval.toMillis());
     }
     ExecutionResult result = client.awaitResult(workflowId);
-    transitions.next(result.steps()).forEach(out()::println);
-    out().println(
-        "Execution "
-            + workflowId
-            + " ended "
-            + result.status()
-            + (result.message() == null || result.message().isBlank() ? "." : ": " + result.message()));
-    return result.status() == ExecutionStatus.Complete ? JimflowCli.OK : JimflowCli.ENDED_BADLY;
+    transitions.next(result.steps()).forEach(out::println);
+    return result;
   }
 }

@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
     name = "delete",
     mixinStandardHelpOptions = true,
     description = {
-      "Delete a schedule; runs it started go on. The next apply recreates it if the file still has it."
+      "Delete a schedule; runs it started go on. The next apply recreates it if the file still has"
+          + " it."
     })
 public class ScheduleDeleteCommand extends ScheduleIdCommand {
 

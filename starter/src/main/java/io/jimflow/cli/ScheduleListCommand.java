@@ -30,10 +30,13 @@ public class ScheduleListCommand extends ClientCommand {
       return JimflowCli.OK;
     }
     if (schedules.isEmpty()) {
-      out().println("No schedules. Deploy some with: jimflow schedules apply -f config/schedules.yaml");
+      out()
+          .println(
+              "No schedules. Deploy some with: jimflow schedules apply -f config/schedules.yaml");
       return JimflowCli.OK;
     }
-    Table table = new Table("ID", "TRIGGER", "TIME ZONE", "PAUSED", "LAST RUN", "STATUS", "NEXT RUNS");
+    Table table =
+        new Table("ID", "TRIGGER", "TIME ZONE", "PAUSED", "LAST RUN", "STATUS", "NEXT RUNS");
     for (ScheduleSummary s : schedules) {
       table.row(
           s.id(),
@@ -44,7 +47,10 @@ public class ScheduleListCommand extends ClientCommand {
           s.lastRunStatus(),
           s.nextRuns().isEmpty()
               ? null
-              : s.nextRuns().stream().limit(2).map(Instant::toString).collect(Collectors.joining(", ")));
+              : s.nextRuns().stream()
+                  .limit(2)
+                  .map(Instant::toString)
+                  .collect(Collectors.joining(", ")));
     }
     table.print(out());
     return JimflowCli.OK;

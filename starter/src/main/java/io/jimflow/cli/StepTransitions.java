@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns successive snapshots of an execution's steps into one line per change, so that
- * {@code run --wait} shows each step transition once, as it happens.
+ * Turns successive snapshots of an execution's steps into one line per change, so that {@code run
+ * --wait} shows each step transition once, as it happens.
  */
 final class StepTransitions {
 

@@ -14,7 +14,7 @@ import java.util.Map;
 public record ConnectionSettings(
     String address, String namespace, Path tlsCert, Path tlsKey, String apiKey) {
 
-  public static final String DEFAULT_ADDRESS = "localhost:7233";
+  public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
   public static final String DEFAULT_NAMESPACE = "default";
 
   public ConnectionSettings {
@@ -33,8 +33,8 @@ public record ConnectionSettings(
 
   /**
    * Settings from the environment variables the Temporal CLI reads too: {@code TEMPORAL_ADDRESS},
-   * {@code TEMPORAL_NAMESPACE}, {@code TEMPORAL_TLS_CERT}, {@code TEMPORAL_TLS_KEY},
-   * {@code TEMPORAL_API_KEY}.
+   * {@code TEMPORAL_NAMESPACE}, {@code TEMPORAL_TLS_CERT}, {@code TEMPORAL_TLS_KEY}, {@code
+   * TEMPORAL_API_KEY}.
    */
   public static ConnectionSettings fromEnvironment() {
     return fromEnvironment(System.getenv());
@@ -52,8 +52,13 @@ public record ConnectionSettings(
   @Override
   public String toString() {
     // Never print the API key.
-    return "ConnectionSettings[address=" + address + ", namespace=" + namespace
-        + ", tls=" + (tlsCert != null || apiKey != null) + "]";
+    return "ConnectionSettings[address="
+        + address
+        + ", namespace="
+        + namespace
+        + ", tls="
+        + (tlsCert != null || apiKey != null)
+        + "]";
   }
 
   private static Path path(String value) {

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Visibility queries over schedule executions and the reading of their status. Temporal's own status
- * is authoritative once a run has closed; jimflow's {@code JimflowStatus} search attribute adds what
- * Temporal cannot tell (CompleteWithError is a Completed workflow).
+ * Visibility queries over schedule executions and the reading of their status. Temporal's own
+ * status is authoritative once a run has closed; jimflow's {@code JimflowStatus} search attribute
+ * adds what Temporal cannot tell (CompleteWithError is a Completed workflow).
  */
 public final class ExecutionQueries {
 

@@ -48,6 +48,10 @@ import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import io.temporal.api.enums.v1.TaskQueueType;
+import io.temporal.api.taskqueue.v1.TaskQueue;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,8 +63,8 @@ import java.util.UUID;
  * jimflow for programs: start schedule executions, wait for and inspect them, cancel and list them,
  * and manage the Temporal Schedules made from {@code config/schedules.yaml}.
  *
- * <p>Create one with {@link #connect(ConnectionSettings)} and close it when done; it is thread-safe.
- * Listing by status relies on Temporal's visibility store, which lags a moment behind.
+ * <p>Create one with {@link #connect(ConnectionSettings)} and close it when done; it is
+ * thread-safe. Listing by status relies on Temporal's visibility store, which lags a moment behind.
  */
 public final class JimflowClient implements AutoCloseable {
 
@@ -113,10 +117,19 @@ public final class JimflowClient implements AutoCloseable {
       String reason =
           e.getStatus().getCode() == Status.Code.NOT_FOUND
               ? "does not exist"
-              : "cannot be used (" + e.getStatus().getCode() + ": " + e.getStatus().getDescription() + ")";
+              : "cannot be used ("
+                  + e.getStatus().getCode()
+                  + ": "
+                  + e.getStatus().getDescription()
+                  + ")";
       throw new JimflowConnectionException(
-          "Temporal at " + settings.address() + " answers, but namespace '" + settings.namespace()
-              + "' " + reason + ".",
+          "Temporal at "
+              + settings.address()
+              + " answers, but namespace '"
+              + settings.namespace()
+              + "' "
+              + reason
+              + ".",
           e);
     }
     WorkflowClient workflows =
@@ -128,17 +141,23 @@ public final class JimflowClient implements AutoCloseable {
     return new JimflowClient(workflows, scheduleClient, stubs);
   }
 
+  /** The work item API (seed 003): schedule, start time, cancel, show, list. */
+  public io.jimflow.workitem.WorkItemClient workItems() {
+    return new io.jimflow.workitem.WorkItemClient(workflows);
+  }
+
   // ---- executions -------------------------------------------------------------------------
 
   /**
-   * Starts an execution of a definition now (a manual run) and returns its workflow id,
-   * {@code <schedule-id>/manual/<short id>}.
+   * Starts an execution of a definition now (a manual run) and returns its workflow id, {@code
+   * <schedule-id>/manual/<short id>}.
    *
    * @param exclusive refuse to start while an execution of the same schedule is open; without it,
    *     manual runs may overlap as they do in JIM
    * @throws ExecutionAlreadyRunningException when {@code exclusive} and one is open
    */
-  public String startExecution(ScheduleDefinition definition, Initiator initiator, boolean exclusive) {
+  public String startExecution(
+      ScheduleDefinition definition, Initiator initiator, boolean exclusive) {
     if (exclusive) {
       // Visibility lags slightly behind, so two exclusive starts in the same instant can both pass.
       Optional<WorkflowExecutionMetadata> open =
@@ -148,8 +167,7 @@ public final class JimflowClient implements AutoCloseable {
             definition.id(), open.get().getExecution().getWorkflowId());
       }
     }
-    String workflowId =
-        definition.id() + "/manual/" + UUID.randomUUID().toString().substring(0, 8);
+    String workflowId = definition.id() + "/manual/" + UUID.randomUUID().toString().substring(0, 8);
     WorkflowOptions options =
         WorkflowOptions.newBuilder()
             .setWorkflowId(workflowId)
@@ -160,11 +178,26 @@ public final class JimflowClient implements AutoCloseable {
                     .set(JimflowSearchAttributes.STATUS, ExecutionStatus.InProgress.name())
                     .build())
             .setStaticSummary(
-                "Schedule " + definition.name() + ", run by " + initiator.type() + " " + initiator.name())
+                "Schedule "
+                    + definition.name()
+                    + ", run by "
+                    + initiator.type()
+                    + " "
+                    + initiator.name())
             .build();
     WorkflowStub stub = workflows.newUntypedWorkflowStub(ScheduleExecutionWorkflow.TYPE, options);
     stub.start(new ScheduleExecutionInput(definition, initiator, TriggerKind.Manual, null));
     return workflowId;
+  }
+
+  /**
+   * Starts a manual run of a deployed schedule, with the definition it was last applied with.
+   *
+   * @throws NotFoundException when no jimflow schedule has this id
+   * @see #startExecution(ScheduleDefinition, Initiator, boolean)
+   */
+  public String startExecution(String scheduleId, Initiator initiator, boolean exclusive) {
+    return startExecution(deployedDefinition(scheduleId), initiator, exclusive);
   }
 
   /**
@@ -196,9 +229,28 @@ public final class JimflowClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether any worker has polled the task queue lately (the server remembers pollers for about a
+   * minute), i.e. whether started executions will be picked up.
+   */
+  public boolean hasWorker(String taskQueue) {
+    DescribeTaskQueueResponse response =
+        workflows
+            .getWorkflowServiceStubs()
+            .blockingStub()
+            .describeTaskQueue(
+                DescribeTaskQueueRequest.newBuilder()
+                    .setNamespace(workflows.getOptions().getNamespace())
+                    .setTaskQueue(TaskQueue.newBuilder().setName(taskQueue))
+                    .setTaskQueueType(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW)
+                    .build());
+    return response.getPollersCount() > 0;
+  }
+
   /** Whether the execution is still open. */
   public boolean isOpen(String workflowId) {
-    return describe(workflowId).getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    return describe(workflowId).getStatus()
+        == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
   }
 
   /**
@@ -212,7 +264,13 @@ public final class JimflowClient implements AutoCloseable {
     }
     ExecutionProgress p = progress(workflowId);
     return new ExecutionResult(
-        p.scheduleId(), p.scheduleName(), p.status(), p.message(), description.getStartTime(), null, p.steps());
+        p.scheduleId(),
+        p.scheduleName(),
+        p.status(),
+        p.message(),
+        description.getStartTime(),
+        null,
+        p.steps());
   }
 
   /** Requests cancellation: running steps end Cancelled, later steps are Skipped. */
@@ -227,7 +285,8 @@ public final class JimflowClient implements AutoCloseable {
    * @param scheduleId only this schedule's; all if null
    * @param status only in this status; all if null
    */
-  public List<ExecutionSummary> listExecutions(String scheduleId, ExecutionStatus status, int limit) {
+  public List<ExecutionSummary> listExecutions(
+      String scheduleId, ExecutionStatus status, int limit) {
     return workflows
         .listExecutions(ExecutionQueries.list(scheduleId, status))
         .limit(Math.max(limit, 1))
@@ -272,17 +331,19 @@ public final class JimflowClient implements AutoCloseable {
   }
 
   public void pauseSchedule(String scheduleId) {
-    handle(scheduleId).pause("paused with jimflow");
+    onSchedule(scheduleId, h -> h.pause("paused with jimflow"));
   }
 
   public void resumeSchedule(String scheduleId) {
-    handle(scheduleId).unpause("resumed with jimflow");
+    onSchedule(scheduleId, h -> h.unpause("resumed with jimflow"));
   }
 
-  /** Starts the schedule's action now, subject to its overlap policy (skip drops it while one runs). */
+  /**
+   * Starts the schedule's action now, subject to its overlap policy (skip drops it while one runs).
+   */
   public void triggerSchedule(String scheduleId) {
     ScheduleDescription description = describeSchedule(scheduleId);
-    handle(scheduleId).trigger(description.getSchedule().getPolicy().getOverlap());
+    onSchedule(scheduleId, h -> h.trigger(description.getSchedule().getPolicy().getOverlap()));
   }
 
   /**
@@ -293,10 +354,13 @@ public final class JimflowClient implements AutoCloseable {
     if (!from.isBefore(to)) {
       throw new IllegalArgumentException("backfill needs from before to");
     }
-    handle(scheduleId)
-        .backfill(
-            List.of(
-                new ScheduleBackfill(from, to, ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_BUFFER_ALL)));
+    onSchedule(
+        scheduleId,
+        h ->
+            h.backfill(
+                List.of(
+                    new ScheduleBackfill(
+                        from, to, ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_BUFFER_ALL))));
   }
 
   /**
@@ -308,9 +372,11 @@ public final class JimflowClient implements AutoCloseable {
     ScheduleDescription description = describeSchedule(scheduleId);
     if (!force && !isManaged(description)) {
       throw new IllegalArgumentException(
-          "schedule " + scheduleId + " was not created by jimflow; not deleting it without --force");
+          "schedule "
+              + scheduleId
+              + " was not created by jimflow; not deleting it without --force");
     }
-    handle(scheduleId).delete();
+    onSchedule(scheduleId, ScheduleHandle::delete);
   }
 
   @Override
@@ -460,19 +526,23 @@ public final class JimflowClient implements AutoCloseable {
   }
 
   private ScheduleDescription describeSchedule(String scheduleId) {
+    ScheduleDescription[] described = new ScheduleDescription[1];
+    onSchedule(scheduleId, h -> described[0] = h.describe());
+    return described[0];
+  }
+
+  /** Acts on a schedule, turning "no such schedule" into a {@link NotFoundException}. */
+  private void onSchedule(String scheduleId, java.util.function.Consumer<ScheduleHandle> action) {
     try {
-      return handle(scheduleId).describe();
-    } catch (io.temporal.client.schedules.ScheduleException e) {
-      if (e.getCause() instanceof StatusRuntimeException s
+      action.accept(schedules.getHandle(scheduleId));
+    } catch (io.temporal.client.schedules.ScheduleException | StatusRuntimeException e) {
+      Throwable status = e instanceof StatusRuntimeException ? e : e.getCause();
+      if (status instanceof StatusRuntimeException s
           && s.getStatus().getCode() == Status.Code.NOT_FOUND) {
         throw new NotFoundException("no schedule with id " + scheduleId);
       }
       throw e;
     }
-  }
-
-  private ScheduleHandle handle(String scheduleId) {
-    return schedules.getHandle(scheduleId);
   }
 
   private static WorkflowServiceStubsOptions stubOptions(ConnectionSettings settings) {
@@ -484,8 +554,12 @@ public final class JimflowClient implements AutoCloseable {
         options.setSslContext(SimpleSslContextBuilder.forPKCS8(cert, key).build());
       } catch (IOException e) {
         throw new JimflowConnectionException(
-            "Cannot read the TLS certificate " + settings.tlsCert() + " or key " + settings.tlsKey()
-                + ": " + e.getMessage(),
+            "Cannot read the TLS certificate "
+                + settings.tlsCert()
+                + " or key "
+                + settings.tlsKey()
+                + ": "
+                + e.getMessage(),
             e);
       }
     } else if (settings.apiKey() != null) {

@@ -115,7 +115,10 @@ public final class CronExpressions {
     }
 
     private String allowed() {
-      return min + "-" + max + (names.isEmpty() ? "" : " or " + names.get(0) + "-" + names.get(names.size() - 1));
+      return min
+          + "-"
+          + max
+          + (names.isEmpty() ? "" : " or " + names.get(0) + "-" + names.get(names.size() - 1));
     }
   }
 }

@@ -25,7 +25,9 @@ final class ExecutablePaths {
   private static String problem(String path, boolean rootAllowed) {
     String unified = path.replace('\\', '/');
     if (unified.startsWith("/") || unified.matches("^[A-Za-z]:.*") || unified.startsWith("~")) {
-      return "'" + path + "' must be relative to the executables root (jimflow.steps.executables.root)";
+      return "'"
+          + path
+          + "' must be relative to the executables root (jimflow.steps.executables.root)";
     }
     Path normalised = Paths.get(unified).normalize();
     if (normalised.startsWith("..")) {

@@ -5,6 +5,7 @@ import io.jimflow.config.tree.Conversion;
 import io.jimflow.config.tree.Conversions;
 import io.jimflow.config.tree.Fields;
 import io.jimflow.config.tree.Problems;
+import io.jimflow.config.tree.Suggestions;
 import io.jimflow.config.tree.YamlTreeReader;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
@@ -28,9 +29,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads {@code config/schedules.yaml} into {@link ScheduleDefinition}s, validating everything first:
- * either every schedule is valid or a {@link io.jimflow.config.tree.ConfigException} lists every
- * problem of the file with its line.
+ * Reads {@code config/schedules.yaml} into {@link ScheduleDefinition}s, validating everything
+ * first: either every schedule is valid or a {@link io.jimflow.config.tree.ConfigException} lists
+ * every problem of the file with its line.
  */
 public final class ScheduleDefinitions {
 
@@ -54,6 +55,8 @@ public final class ScheduleDefinitions {
   static final List<String> EVERY_KEYS = List.of("minutes", "hours", "from", "to", "days");
   static final List<String> SUPPORTED_STEP_TYPES = List.of("runProfile", "executable");
   static final List<String> UNSUPPORTED_STEP_TYPES = List.of("powerShell", "sqlScript");
+  static final List<String> STEP_TYPES =
+      List.of("runProfile", "executable", "powerShell", "sqlScript");
   static final List<String> STEP_KEYS =
       List.of(
           "index",
@@ -170,10 +173,7 @@ public final class ScheduleDefinitions {
     Map<String, Integer> stepNameLines = new HashMap<>();
     List<ConfigNode> stepNodes = s.items("steps");
     if (stepNodes.isEmpty()) {
-      problems.at(
-          s.lineOf("steps"),
-          s.pathOf("steps"),
-          "a schedule needs at least one step");
+      problems.at(s.lineOf("steps"), s.pathOf("steps"), "a schedule needs at least one step");
     }
     for (ConfigNode node : stepNodes) {
       Fields.of(node, problems)
@@ -216,7 +216,8 @@ public final class ScheduleDefinitions {
       problems.at(
           t.node().line(),
           t.node().path(),
-          "a trigger needs cron, at or every (leave the trigger out for a schedule run only by hand)");
+          "a trigger needs cron, at or every (leave the trigger out for a schedule run only by"
+              + " hand)");
       return Optional.empty();
     }
     return Optional.of(new Trigger(cron, at, every, zone));
@@ -227,7 +228,13 @@ public final class ScheduleDefinitions {
     List<DayOfWeek> days = at.listOf("days", Conversions.dayOfWeek());
     List<LocalTime> times = at.listOf("times", Conversions.timeOfDay());
     if (!at.has("times")) {
-      problems.at(at.node().line(), at.node().path(), "missing required key 'times' (e.g. [\"02:00\"])");
+      problems.at(
+          at.node().line(), at.node().path(), "missing required key 'times' (e.g. [\"02:00\"])");
+    } else if (at.itemsOrSingle("times").isEmpty()) {
+      problems.at(
+          at.lineOf("times"),
+          at.pathOf("times"),
+          "list at least one time of day (e.g. [\"02:00\"])");
     }
     return new Trigger.SpecificTimes(days, times);
   }
@@ -251,7 +258,11 @@ public final class ScheduleDefinitions {
       problems.at(
           every.lineOf("to"),
           every.pathOf("to"),
-          "'" + to.get() + "' must be later than from '" + from.get() + "' (windows end on the same day)");
+          "'"
+              + to.get()
+              + "' must be later than from '"
+              + from.get()
+              + "' (windows end on the same day)");
     }
     List<DayOfWeek> days = every.listOf("days", Conversions.dayOfWeek());
     return Optional.of(
@@ -260,17 +271,18 @@ public final class ScheduleDefinitions {
   }
 
   private Optional<StepDefinition> readStep(Fields step, Map<String, Integer> nameLines) {
-    List<String> unknownTypes = new ArrayList<>();
+    List<String> known = new ArrayList<>(STEP_KEYS);
     for (ConfigNode.Entry entry : step.node().entries()) {
       if (!STEP_KEYS.contains(entry.key()) && entry.value() instanceof ConfigNode.MapNode) {
-        unknownTypes.add(entry.key());
+        // A mapping under an unknown key reads as an attempt at a step type; say so, once.
+        known.add(entry.key());
         problems.at(
             entry.keyLine(),
             entry.value().path(),
             "unknown step type '"
                 + entry.key()
                 + "'"
-                + io.jimflow.config.tree.Suggestions.closest(entry.key(), SUPPORTED_STEP_TYPES)
+                + Suggestions.closest(entry.key(), SUPPORTED_STEP_TYPES)
                     .map(k -> "; did you mean '" + k + "'?")
                     .orElse("")
                 + " (step types: "
@@ -278,16 +290,14 @@ public final class ScheduleDefinitions {
                 + ")");
       }
     }
-    step.allowOnly(
-        step.node().entries().stream()
-            .map(ConfigNode.Entry::key)
-            .filter(unknownTypes::contains)
-            .collect(java.util.stream.Collectors.toCollection(() -> new ArrayList<>(STEP_KEYS))));
+    boolean unknownType = known.size() > STEP_KEYS.size();
+    step.allowOnly(known);
 
     Optional<Integer> index =
         step.required(
             "index",
-            Conversions.integer().check(i -> i < 0 ? "must not be negative (got " + i + ")" : null));
+            Conversions.integer()
+                .check(i -> i < 0 ? "must not be negative (got " + i + ")" : null));
     Optional<String> name = step.required("name", Conversions.nonBlankText());
     name.ifPresent(
         value -> {
@@ -296,12 +306,16 @@ public final class ScheduleDefinitions {
             problems.at(
                 step.lineOf("name"),
                 step.pathOf("name"),
-                "duplicate step name '" + value + "' in this schedule (first used on line " + first + ")");
+                "duplicate step name '"
+                    + value
+                    + "' in this schedule (first used on line "
+                    + first
+                    + ")");
           }
         });
 
     List<String> types = new ArrayList<>();
-    for (String type : STEP_KEYS.subList(2, 6)) {
+    for (String type : STEP_TYPES) {
       if (step.has(type)) {
         types.add(type);
       }
@@ -322,15 +336,17 @@ public final class ScheduleDefinitions {
           step.node().line(),
           step.node().path(),
           "a step has exactly one type but this one has " + String.join(" and ", types));
-    } else if (types.isEmpty() && unknownTypes.isEmpty()) {
+    } else if (types.isEmpty() && !unknownType) {
       problems.at(
           step.node().line(),
           step.node().path(),
           "a step needs a type: " + String.join(" or ", SUPPORTED_STEP_TYPES));
     }
 
-    RunProfileStep runProfile = step.fields("runProfile").flatMap(this::readRunProfile).orElse(null);
-    ExecutableStep executable = step.fields("executable").flatMap(this::readExecutable).orElse(null);
+    RunProfileStep runProfile =
+        step.fields("runProfile").flatMap(this::readRunProfile).orElse(null);
+    ExecutableStep executable =
+        step.fields("executable").flatMap(this::readExecutable).orElse(null);
     Boolean continueOnFailure = step.optional("continueOnFailure", Conversions.bool()).orElse(null);
     Optional<Duration> timeout = step.optional("timeout", Conversions.positiveDuration());
     RetrySettings retry = step.fields("retry").map(this::readRetry).orElse(null);
@@ -371,11 +387,13 @@ public final class ScheduleDefinitions {
 
   private Optional<ExecutableStep> readExecutable(Fields e) {
     e.allowOnly(EXECUTABLE_KEYS);
-    Optional<String> path = e.required("path", Conversions.nonBlankText().check(ExecutablePaths::problem));
+    Optional<String> path =
+        e.required("path", Conversions.nonBlankText().check(ExecutablePaths::problem));
     List<String> args = e.listOf("args", Conversions.text());
     Optional<String> workingDirectory =
         e.optional(
-            "workingDirectory", Conversions.nonBlankText().check(ExecutablePaths::directoryProblem));
+            "workingDirectory",
+            Conversions.nonBlankText().check(ExecutablePaths::directoryProblem));
     Map<String, String> env = e.textMap("env");
     e.node("env")
         .filter(ConfigNode.MapNode.class::isInstance)

@@ -2,7 +2,9 @@ package io.jimflow.schedules;
 
 import java.util.List;
 
-/** The definitions file uses the id of a schedule that jimflow did not create and will not touch. */
+/**
+ * The definitions file uses the id of a schedule that jimflow did not create and will not touch.
+ */
 public class ScheduleConflictException extends RuntimeException {
 
   private final List<String> ids;
@@ -11,8 +13,8 @@ public class ScheduleConflictException extends RuntimeException {
     super(
         "schedule id(s) "
             + String.join(", ", ids)
-            + " already exist on the server but were not created by jimflow; rename them in the file"
-            + " or remove the existing schedules. Nothing was changed.");
+            + " already exist on the server but were not created by jimflow; rename them in the"
+            + " file or remove the existing schedules. Nothing was changed.");
     this.ids = List.copyOf(ids);
   }
 

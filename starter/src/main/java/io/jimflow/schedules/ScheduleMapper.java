@@ -1,8 +1,8 @@
 package io.jimflow.schedules;
 
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.jimflow.common.JimflowSearchAttributes;
@@ -82,7 +82,8 @@ public final class ScheduleMapper {
         null);
   }
 
-  static ScheduleActionStartWorkflow action(ScheduleDefinition definition, Fingerprint fingerprint) {
+  static ScheduleActionStartWorkflow action(
+      ScheduleDefinition definition, Fingerprint fingerprint) {
     Map<String, Object> memo = new LinkedHashMap<>();
     memo.put(MANAGED_MEMO, true);
     memo.put(FINGERPRINT_MEMO, fingerprint.toMemo());

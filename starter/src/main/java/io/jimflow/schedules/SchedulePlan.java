@@ -5,12 +5,11 @@ import java.util.List;
 /**
  * What {@code schedules apply} would change on the server to match the definitions file.
  *
- * @param conflicts ids the file uses that belong to schedules jimflow did not create; while there are
- *     any, nothing may be applied
+ * @param conflicts ids the file uses that belong to schedules jimflow did not create; while there
+ *     are any, nothing may be applied
  * @param unchanged ids already deployed as the file says
  */
-public record SchedulePlan(
-    List<Change> changes, List<String> conflicts, List<String> unchanged) {
+public record SchedulePlan(List<Change> changes, List<String> conflicts, List<String> unchanged) {
 
   public SchedulePlan {
     changes = List.copyOf(changes);
@@ -31,7 +30,9 @@ public record SchedulePlan(
     /** E.g. {@code update nightly-hr-sync (spec, paused: false -> true)}. */
     public String describe() {
       String verb = kind.name().toLowerCase(java.util.Locale.ROOT);
-      return aspects.isEmpty() ? verb + " " + id : verb + " " + id + " (" + String.join(", ", aspects) + ")";
+      return aspects.isEmpty()
+          ? verb + " " + id
+          : verb + " " + id + " (" + String.join(", ", aspects) + ")";
     }
   }
 

@@ -24,7 +24,8 @@ public final class SchedulePlanner {
    */
   public static SchedulePlan plan(List<DesiredSchedule> desired, List<DeployedSchedule> deployed) {
     Map<String, DeployedSchedule> byId =
-        deployed.stream().collect(Collectors.toMap(DeployedSchedule::id, Function.identity(), (a, b) -> a));
+        deployed.stream()
+            .collect(Collectors.toMap(DeployedSchedule::id, Function.identity(), (a, b) -> a));
     List<Change> changes = new ArrayList<>();
     List<String> conflicts = new ArrayList<>();
     List<String> unchanged = new ArrayList<>();
@@ -35,7 +36,8 @@ public final class SchedulePlanner {
       } else if (!have.managed()) {
         conflicts.add(want.id());
       } else {
-        List<String> aspects = new ArrayList<>(want.fingerprint().differencesFrom(have.fingerprint()));
+        List<String> aspects =
+            new ArrayList<>(want.fingerprint().differencesFrom(have.fingerprint()));
         if (want.paused() != have.paused()) {
           aspects.add("paused: " + have.paused() + " -> " + want.paused());
         }

@@ -3,7 +3,9 @@ package io.jimflow.schedules;
 import io.jimflow.schedule.ScheduleDefinition;
 import java.util.List;
 
-/** Brings the deployed schedules in line with a definitions file: plan first, then apply the plan. */
+/**
+ * Brings the deployed schedules in line with a definitions file: plan first, then apply the plan.
+ */
 public final class ScheduleReconciler {
 
   private final ScheduleStore store;
@@ -15,7 +17,8 @@ public final class ScheduleReconciler {
   /** What {@link #apply} would do now; changes nothing. */
   public SchedulePlan plan(List<ScheduleDefinition> definitions) {
     List<DesiredSchedule> desired = definitions.stream().map(ScheduleMapper::desired).toList();
-    return SchedulePlanner.plan(desired, store.deployed());
+    return SchedulePlanner.plan(
+        desired, store.deployed(desired.stream().map(DesiredSchedule::id).toList()));
   }
 
   /**

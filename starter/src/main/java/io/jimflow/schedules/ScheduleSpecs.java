@@ -41,7 +41,9 @@ public final class ScheduleSpecs {
     if (trigger.every() != null) {
       Trigger.Interval every = trigger.every();
       Duration step =
-          every.minutes() != null ? Duration.ofMinutes(every.minutes()) : Duration.ofHours(every.hours());
+          every.minutes() != null
+              ? Duration.ofMinutes(every.minutes())
+              : Duration.ofHours(every.hours());
       if (every.from() == null && every.to() == null && every.days().isEmpty()) {
         intervals.add(new ScheduleIntervalSpec(step));
       } else {
@@ -74,7 +76,9 @@ public final class ScheduleSpecs {
             + (every.minutes() != null ? every.minutes() + " min" : every.hours() + " h")
             + (every.from() == null && every.to() == null
                 ? ""
-                : " from " + LocalTime.ofSecondOfDay(from * 60L) + " to "
+                : " from "
+                    + LocalTime.ofSecondOfDay(from * 60L)
+                    + " to "
                     + (to == MINUTES_PER_DAY ? "24:00" : LocalTime.ofSecondOfDay(to * 60L)));
     return calendars(minutesOfDay, every.days(), comment);
   }
@@ -95,7 +99,10 @@ public final class ScheduleSpecs {
     List<ScheduleRange> dayRanges =
         days.isEmpty()
             ? ScheduleCalendarSpec.ALL_WEEK_DAYS
-            : ranges(days.stream().map(d -> d.getValue() % 7).collect(Collectors.toCollection(TreeSet::new)));
+            : ranges(
+                days.stream()
+                    .map(d -> d.getValue() % 7)
+                    .collect(Collectors.toCollection(TreeSet::new)));
     List<ScheduleCalendarSpec> calendars = new ArrayList<>();
     hoursByMinutes.forEach(
         (minutes, hours) ->

@@ -3,13 +3,18 @@ package io.jimflow.schedules;
 import java.util.List;
 
 /**
- * Where schedules are deployed: Temporal in production ({@link TemporalScheduleStore}); an in-memory
- * map in tests, because the Java test server has no Schedules API.
+ * Where schedules are deployed: Temporal in production ({@link TemporalScheduleStore}); an
+ * in-memory map in tests, because the Java test server has no Schedules API.
  */
 public interface ScheduleStore {
 
-  /** Every schedule of the namespace, managed or not. */
-  List<DeployedSchedule> deployed();
+  /**
+   * Every schedule of the namespace, managed or not.
+   *
+   * @param ids schedules to look up directly as well: listings may lag a moment behind a create,
+   *     and a plan must not offer to create a schedule that already exists
+   */
+  List<DeployedSchedule> deployed(java.util.Collection<String> ids);
 
   void create(DesiredSchedule schedule);
 

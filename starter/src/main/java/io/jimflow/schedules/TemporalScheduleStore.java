@@ -1,15 +1,21 @@
 package io.jimflow.schedules;
 
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.client.schedules.ScheduleActionStartWorkflow;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleDescription;
-import io.temporal.client.schedules.ScheduleListDescription;
+import io.temporal.client.schedules.ScheduleException;
 import io.temporal.client.schedules.ScheduleOptions;
 import io.temporal.client.schedules.ScheduleUpdate;
 import io.temporal.common.converter.EncodedValues;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** The schedules of a Temporal namespace. */
 public final class TemporalScheduleStore implements ScheduleStore {
@@ -21,22 +27,22 @@ public final class TemporalScheduleStore implements ScheduleStore {
   }
 
   @Override
-  public List<DeployedSchedule> deployed() {
+  public List<DeployedSchedule> deployed(Collection<String> ids) {
+    Set<String> candidates = new TreeSet<>(ids);
+    schedules.listSchedules().forEach(listed -> candidates.add(listed.getScheduleId()));
     List<DeployedSchedule> deployed = new ArrayList<>();
-    for (ScheduleListDescription listed : schedules.listSchedules().toList()) {
-      if (!isManaged(listed)) {
-        deployed.add(
-            new DeployedSchedule(listed.getScheduleId(), false, null, listed.getSchedule().getState().isPaused()));
-        continue;
-      }
-      // The list view omits the action's memo (where the fingerprint lives), so describe each one.
-      ScheduleDescription described = schedules.getHandle(listed.getScheduleId()).describe();
-      deployed.add(
-          new DeployedSchedule(
-              listed.getScheduleId(),
-              true,
-              fingerprintOf(described),
-              described.getSchedule().getState().isPaused()));
+    for (String id : candidates) {
+      // Describe is read from the schedule itself, so it is current where the listing may lag;
+      // it also carries the action's memo, which holds the fingerprint.
+      describe(id)
+          .ifPresent(
+              d ->
+                  deployed.add(
+                      new DeployedSchedule(
+                          id,
+                          isManaged(d),
+                          fingerprintOf(d),
+                          d.getSchedule().getState().isPaused())));
     }
     return deployed;
   }
@@ -59,9 +65,24 @@ public final class TemporalScheduleStore implements ScheduleStore {
     schedules.getHandle(id).delete();
   }
 
-  static boolean isManaged(ScheduleListDescription listed) {
-    Object managed = listed.getMemo(ScheduleMapper.MANAGED_MEMO, Boolean.class);
-    return Boolean.TRUE.equals(managed);
+  static boolean isManaged(ScheduleDescription described) {
+    try {
+      return Boolean.TRUE.equals(described.getMemo(ScheduleMapper.MANAGED_MEMO, Boolean.class));
+    } catch (RuntimeException unreadable) {
+      return false;
+    }
+  }
+
+  private Optional<ScheduleDescription> describe(String id) {
+    try {
+      return Optional.of(schedules.getHandle(id).describe());
+    } catch (ScheduleException e) {
+      if (e.getCause() instanceof StatusRuntimeException s
+          && s.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw e;
+    }
   }
 
   static Fingerprint fingerprintOf(ScheduleDescription described) {

@@ -21,7 +21,9 @@ public final class TriggerSummary {
     if (trigger.at() != null) {
       parts.add(
           "at "
-              + trigger.at().times().stream().map(LocalTime::toString).collect(Collectors.joining(","))
+              + trigger.at().times().stream()
+                  .map(LocalTime::toString)
+                  .collect(Collectors.joining(","))
               + onDays(trigger.at().days()));
     }
     if (trigger.every() != null) {
@@ -29,7 +31,9 @@ public final class TriggerSummary {
       String window =
           every.from() == null && every.to() == null
               ? ""
-              : " " + (every.from() == null ? "00:00" : every.from()) + "-"
+              : " "
+                  + (every.from() == null ? "00:00" : every.from())
+                  + "-"
                   + (every.to() == null ? "24:00" : every.to());
       parts.add(
           "every "

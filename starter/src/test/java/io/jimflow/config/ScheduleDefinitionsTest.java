@@ -145,7 +145,8 @@ class ScheduleDefinitionsTest {
         .containsExactly(
             FILE + ":3: schedules[0].overlapp: unknown key 'overlapp'; did you mean 'overlap'?",
             FILE
-                + ":5: schedules[0].steps[0].timout: unknown key 'timout'; did you mean 'timeout'?");
+                + ":5: schedules[0].steps[0].timout: unknown key 'timout'; did you mean"
+                + " 'timeout'?");
   }
 
   @Test
@@ -241,8 +242,7 @@ class ScheduleDefinitionsTest {
                 """))
         .singleElement()
         .asString()
-        .startsWith(
-            FILE + ":3: schedules[0].trigger.timezone: 'CET' is not an IANA time zone");
+        .startsWith(FILE + ":3: schedules[0].trigger.timezone: 'CET' is not an IANA time zone");
   }
 
   @Test
@@ -275,11 +275,11 @@ class ScheduleDefinitionsTest {
     assertThat(
             problems(
                 """
-                schedules:
-                  - id: a
-                    steps:
-                      - {index: 0, name: A, executable: {path: a.sh}, timeout: PT1M, heartbeatTimeout: PT5M}
-                """))
+schedules:
+  - id: a
+    steps:
+      - {index: 0, name: A, executable: {path: a.sh}, timeout: PT1M, heartbeatTimeout: PT5M}
+"""))
         .containsExactly(
             FILE
                 + ":4: schedules[0].steps[0].heartbeatTimeout: must be shorter than the step's"
@@ -321,6 +321,30 @@ class ScheduleDefinitionsTest {
             FILE
                 + ":4: schedules[0].trigger.at.times[1]: '2pm' is not a time of day (HH:mm, e.g."
                 + " 02:00)");
+  }
+
+  @Test
+  void specificTimesNeedAtLeastOneTime() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    trigger:
+                      at: {days: [MON], times: []}
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                  - id: b
+                    trigger:
+                      at: {days: [MON]}
+                    steps: [{index: 0, name: A, executable: {path: a.sh}}]
+                """))
+        .containsExactly(
+            FILE
+                + ":4: schedules[0].trigger.at.times: list at least one time of day (e.g."
+                + " [\"02:00\"])",
+            FILE
+                + ":8: schedules[1].trigger.at: missing required key 'times' (e.g."
+                + " [\"02:00\"])");
   }
 
   @Test
@@ -395,8 +419,7 @@ class ScheduleDefinitionsTest {
                     steps: [{index: 0, name: A, executable: {path: a.sh}}]
                 """))
         .containsExactly(
-            FILE
-                + ":4: schedules[1].id: duplicate schedule id 'nightly' (first used on line 2)");
+            FILE + ":4: schedules[1].id: duplicate schedule id 'nightly' (first used on line 2)");
   }
 
   @Test
@@ -444,8 +467,7 @@ class ScheduleDefinitionsTest {
                     steps:
                       - {index: -1, name: A, executable: {path: a.sh}}
                 """))
-        .containsExactly(
-            FILE + ":4: schedules[0].steps[0].index: must not be negative (got -1)");
+        .containsExactly(FILE + ":4: schedules[0].steps[0].index: must not be negative (got -1)");
   }
 
   @Test

@@ -18,17 +18,17 @@ class ScheduleMapperTest {
   private static final ScheduleDefinition NIGHTLY =
       ScheduleDefinitions.parse(
               """
-              schedules:
-                - id: nightly
-                  name: Nightly HR Sync
-                  description: Imports HR every night.
-                  enabled: false
-                  overlap: cancel-other
-                  catchupWindow: PT1H
-                  trigger: {cron: "0 2 * * *", timezone: Europe/London}
-                  steps:
-                    - {index: 0, name: Import, runProfile: {connectedSystem: HR, runProfile: Full Import}}
-              """,
+schedules:
+  - id: nightly
+    name: Nightly HR Sync
+    description: Imports HR every night.
+    enabled: false
+    overlap: cancel-other
+    catchupWindow: PT1H
+    trigger: {cron: "0 2 * * *", timezone: Europe/London}
+    steps:
+      - {index: 0, name: Import, runProfile: {connectedSystem: HR, runProfile: Full Import}}
+""",
               "test.yaml")
           .get(0);
 
@@ -40,7 +40,8 @@ class ScheduleMapperTest {
     assertThat(action.getWorkflowType()).isEqualTo(ScheduleExecutionWorkflow.TYPE);
     assertThat(action.getOptions().getWorkflowId()).isEqualTo("nightly");
     assertThat(action.getOptions().getTaskQueue()).isEqualTo(TaskQueues.SCHEDULES);
-    assertThat(action.getOptions().getTypedSearchAttributes().get(JimflowSearchAttributes.SCHEDULE_ID))
+    assertThat(
+            action.getOptions().getTypedSearchAttributes().get(JimflowSearchAttributes.SCHEDULE_ID))
         .isEqualTo("nightly");
     assertThat(action.getOptions().getTypedSearchAttributes().get(JimflowSearchAttributes.STATUS))
         .isEqualTo("InProgress");
@@ -74,11 +75,20 @@ class ScheduleMapperTest {
   void theFingerprintIsStableAndOnlyItsChangedPartDiffers() {
     ScheduleDefinition renamed =
         new ScheduleDefinition(
-            NIGHTLY.id(), "Renamed", NIGHTLY.description(), NIGHTLY.enabled(), NIGHTLY.trigger(),
-            NIGHTLY.onStepFailure(), NIGHTLY.overlap(), NIGHTLY.catchupWindow(), NIGHTLY.steps());
+            NIGHTLY.id(),
+            "Renamed",
+            NIGHTLY.description(),
+            NIGHTLY.enabled(),
+            NIGHTLY.trigger(),
+            NIGHTLY.onStepFailure(),
+            NIGHTLY.overlap(),
+            NIGHTLY.catchupWindow(),
+            NIGHTLY.steps());
 
     assertThat(ScheduleMapper.fingerprint(NIGHTLY)).isEqualTo(ScheduleMapper.fingerprint(NIGHTLY));
-    assertThat(ScheduleMapper.fingerprint(renamed).differencesFrom(ScheduleMapper.fingerprint(NIGHTLY)))
+    assertThat(
+            ScheduleMapper.fingerprint(renamed)
+                .differencesFrom(ScheduleMapper.fingerprint(NIGHTLY)))
         .containsExactly("action");
   }
 

@@ -21,7 +21,8 @@ class SchedulePlannerTest {
   void anEmptyServerGetsEverySchedule() {
     SchedulePlan plan = reconciler.apply(definitions(nightly("0 2 * * *"), scripts(true)));
 
-    assertThat(plan.changes()).extracting(Change::describe)
+    assertThat(plan.changes())
+        .extracting(Change::describe)
         .containsExactly("create nightly", "create scripts");
     assertThat(store.schedules.keySet()).containsExactly("nightly", "scripts");
   }
@@ -44,7 +45,9 @@ class SchedulePlannerTest {
 
     SchedulePlan plan = reconciler.plan(definitions(nightly("0 3 * * *")));
 
-    assertThat(plan.changes()).extracting(Change::describe).containsExactly("update nightly (spec)");
+    assertThat(plan.changes())
+        .extracting(Change::describe)
+        .containsExactly("update nightly (spec)");
   }
 
   @Test
@@ -54,7 +57,9 @@ class SchedulePlannerTest {
     SchedulePlan plan =
         reconciler.plan(definitions(scripts(true).replace("args: [\"3\"]", "args: [\"4\"]")));
 
-    assertThat(plan.changes()).extracting(Change::describe).containsExactly("update scripts (action)");
+    assertThat(plan.changes())
+        .extracting(Change::describe)
+        .containsExactly("update scripts (action)");
   }
 
   @Test
@@ -63,7 +68,9 @@ class SchedulePlannerTest {
 
     SchedulePlan plan = reconciler.plan(definitions(scripts(true) + "    overlap: allow-all\n"));
 
-    assertThat(plan.changes()).extracting(Change::describe).containsExactly("update scripts (policies)");
+    assertThat(plan.changes())
+        .extracting(Change::describe)
+        .containsExactly("update scripts (policies)");
   }
 
   @Test
@@ -72,7 +79,8 @@ class SchedulePlannerTest {
 
     SchedulePlan plan = reconciler.plan(definitions(scripts(false)));
 
-    assertThat(plan.changes()).extracting(Change::describe)
+    assertThat(plan.changes())
+        .extracting(Change::describe)
         .containsExactly("update scripts (paused: false -> true)");
   }
 
@@ -121,7 +129,8 @@ class SchedulePlannerTest {
 
     SchedulePlan plan = reconciler.plan(definitions(nightly("0 2 * * *")));
 
-    assertThat(plan.changes()).extracting(Change::describe)
+    assertThat(plan.changes())
+        .extracting(Change::describe)
         .containsExactly("update nightly (spec, action, policies)");
   }
 
@@ -133,37 +142,41 @@ class SchedulePlannerTest {
             ScheduleMapper.desired(definitions(scripts(false)).get(0)),
             ScheduleMapper.desired(definitions(other()).get(0)));
 
-    SchedulePlan plan = SchedulePlanner.plan(desired, store.deployed());
+    SchedulePlan plan = SchedulePlanner.plan(desired, store.deployed(List.of()));
 
-    assertThat(plan.changes()).extracting(Change::kind)
-        .containsExactly(SchedulePlan.Kind.CREATE, SchedulePlan.Kind.UPDATE, SchedulePlan.Kind.DELETE);
+    assertThat(plan.changes())
+        .extracting(Change::kind)
+        .containsExactly(
+            SchedulePlan.Kind.CREATE, SchedulePlan.Kind.UPDATE, SchedulePlan.Kind.DELETE);
   }
 
   private static String nightly(String cron) {
     return """
-          - id: nightly
-            trigger: {cron: "%s", timezone: Europe/London}
-            steps:
-              - {index: 0, name: Import, runProfile: {connectedSystem: HR, runProfile: Full Import}}
-        """.formatted(cron);
+      - id: nightly
+        trigger: {cron: "%s", timezone: Europe/London}
+        steps:
+          - {index: 0, name: Import, runProfile: {connectedSystem: HR, runProfile: Full Import}}
+    """
+        .formatted(cron);
   }
 
   private static String scripts(boolean enabled) {
     return """
-          - id: scripts
-            enabled: %s
-            trigger: {every: {minutes: 5}}
-            steps:
-              - {index: 0, name: Count, executable: {path: count.sh, args: ["3"]}}
-        """.formatted(enabled);
+      - id: scripts
+        enabled: %s
+        trigger: {every: {minutes: 5}}
+        steps:
+          - {index: 0, name: Count, executable: {path: count.sh, args: ["3"]}}
+    """
+        .formatted(enabled);
   }
 
   private static String other() {
     return """
-          - id: other
-            steps:
-              - {index: 0, name: Count, executable: {path: count.sh}}
-        """;
+      - id: other
+        steps:
+          - {index: 0, name: Count, executable: {path: count.sh}}
+    """;
   }
 
   private static List<ScheduleDefinition> definitions(String... schedules) {
@@ -176,7 +189,7 @@ class SchedulePlannerTest {
     int writes;
 
     @Override
-    public List<DeployedSchedule> deployed() {
+    public List<DeployedSchedule> deployed(java.util.Collection<String> ids) {
       return new ArrayList<>(schedules.values());
     }
 

@@ -37,7 +37,8 @@ class ScheduleSpecsTest {
 
   @Test
   void aTriggerWithoutTimeZoneRunsInUtc() {
-    assertThat(ScheduleSpecs.of(new Trigger(List.of("0 2 * * *"), null, null, null)).getTimeZoneName())
+    assertThat(
+            ScheduleSpecs.of(new Trigger(List.of("0 2 * * *"), null, null, null)).getTimeZoneName())
         .isEqualTo("UTC");
   }
 
@@ -59,7 +60,8 @@ class ScheduleSpecsTest {
     assertThat(spec.getCalendars())
         .allSatisfy(
             c -> {
-              assertThat(c.getDayOfWeek()).containsExactly(new ScheduleRange(0), new ScheduleRange(1));
+              assertThat(c.getDayOfWeek())
+                  .containsExactly(new ScheduleRange(0), new ScheduleRange(1));
               assertThat(c.getSeconds()).containsExactly(new ScheduleRange(0));
             });
   }
@@ -69,20 +71,27 @@ class ScheduleSpecsTest {
     ScheduleSpec spec =
         ScheduleSpecs.of(
             new Trigger(
-                null, new Trigger.SpecificTimes(List.of(), List.of(LocalTime.of(6, 30))), null, null));
+                null,
+                new Trigger.SpecificTimes(List.of(), List.of(LocalTime.of(6, 30))),
+                null,
+                null));
 
-    assertThat(spec.getCalendars()).singleElement()
+    assertThat(spec.getCalendars())
+        .singleElement()
         .satisfies(c -> assertThat(c.getDayOfWeek()).isEqualTo(ScheduleCalendarSpec.ALL_WEEK_DAYS));
   }
 
   @Test
   void aPlainIntervalBecomesAnIntervalSpec() {
     ScheduleSpec minutes =
-        ScheduleSpecs.of(new Trigger(null, null, new Trigger.Interval(5, null, null, null, null), null));
+        ScheduleSpecs.of(
+            new Trigger(null, null, new Trigger.Interval(5, null, null, null, null), null));
     ScheduleSpec hours =
-        ScheduleSpecs.of(new Trigger(null, null, new Trigger.Interval(null, 6, null, null, null), null));
+        ScheduleSpecs.of(
+            new Trigger(null, null, new Trigger.Interval(null, 6, null, null, null), null));
 
-    assertThat(minutes.getIntervals()).containsExactly(new ScheduleIntervalSpec(Duration.ofMinutes(5)));
+    assertThat(minutes.getIntervals())
+        .containsExactly(new ScheduleIntervalSpec(Duration.ofMinutes(5)));
     assertThat(minutes.getCalendars()).isEmpty();
     assertThat(hours.getIntervals()).containsExactly(new ScheduleIntervalSpec(Duration.ofHours(6)));
   }
@@ -99,17 +108,25 @@ class ScheduleSpecsTest {
                     null,
                     LocalTime.of(8, 0),
                     LocalTime.of(18, 0),
-                    List.of(DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY, DayOfWeek.FRIDAY)),
+                    List.of(
+                        DayOfWeek.MONDAY,
+                        DayOfWeek.TUESDAY,
+                        DayOfWeek.WEDNESDAY,
+                        DayOfWeek.THURSDAY,
+                        DayOfWeek.FRIDAY)),
                 "Europe/London"));
 
     assertThat(spec.getIntervals()).isEmpty();
-    assertThat(spec.getCalendars()).singleElement()
+    assertThat(spec.getCalendars())
+        .singleElement()
         .satisfies(
             c -> {
               assertThat(c.getHour()).containsExactly(new ScheduleRange(8, 17, 1));
-              assertThat(c.getMinutes()).containsExactly(new ScheduleRange(0), new ScheduleRange(30));
+              assertThat(c.getMinutes())
+                  .containsExactly(new ScheduleRange(0), new ScheduleRange(30));
               assertThat(c.getDayOfWeek()).containsExactly(new ScheduleRange(1, 5, 1));
-              assertThat(c.getComment()).isEqualTo("every 30 min from 08:00 to 18:00 on MON,TUE,WED,THU,FRI");
+              assertThat(c.getComment())
+                  .isEqualTo("every 30 min from 08:00 to 18:00 on MON,TUE,WED,THU,FRI");
             });
     assertThat(spec.getTimeZoneName()).isEqualTo("Europe/London");
   }
@@ -134,10 +151,14 @@ class ScheduleSpecsTest {
     ScheduleSpec spec =
         ScheduleSpecs.of(
             new Trigger(
-                null, null, new Trigger.Interval(null, 5, null, null, List.of(DayOfWeek.SATURDAY)), null));
+                null,
+                null,
+                new Trigger.Interval(null, 5, null, null, List.of(DayOfWeek.SATURDAY)),
+                null));
 
     assertThat(firingTimes(spec)).containsExactly("00:00", "05:00", "10:00", "15:00", "20:00");
-    assertThat(spec.getCalendars()).allSatisfy(c -> assertThat(c.getDayOfWeek()).containsExactly(new ScheduleRange(6)));
+    assertThat(spec.getCalendars())
+        .allSatisfy(c -> assertThat(c.getDayOfWeek()).containsExactly(new ScheduleRange(6)));
   }
 
   @Test

@@ -79,7 +79,8 @@ public final class WorkerProcess {
         throw new IllegalStateException(
             "Worker " + name + " exited with " + process.exitValue() + "; log:\n" + logTail(40));
       }
-      if (health().contains("\"status\":\"UP\"")) {
+      // The overall status comes first; components (e.g. "ping") carry their own "UP".
+      if (health().startsWith("{\"status\":\"UP\"")) {
         return;
       }
       sleep(250);

@@ -24,6 +24,12 @@ import org.slf4j.Logger;
 /**
  * Runs a schedule's step groups one after the other, each group's steps as parallel activities, and
  * applies the failure policy after every group.
+ *
+ * <p>It keeps the search attributes {@code JimflowScheduleId}, {@code JimflowStatus} (an {@link
+ * ExecutionStatus} name) and {@code JimflowStepGroup} (the 1-based position of the group under way,
+ * as in "group 2 of 4"; 0 before the first) current, and shows the step rail as current details.
+ * Steps are started with {@link StepOptions#forStep}; a group starts at most {@code
+ * maxParallelSteps} of its steps at once and starts the next as soon as one ends.
  */
 public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow {
 
@@ -43,6 +49,12 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
 
   @Override
   public ExecutionResult run(ScheduleExecutionInput input) {
+    if (input == null || input.definition() == null || input.definition().steps().isEmpty()) {
+      // Failing the workflow (not its task) keeps a malformed start from retrying forever.
+      throw ApplicationFailure.newNonRetryableFailure(
+          "A schedule execution needs a schedule definition with at least one step",
+          StepFailures.INVALID_INPUT);
+    }
     this.input = input;
     this.definition = input.definition();
     this.plan = StepGroups.plan(definition.steps());
@@ -210,8 +222,14 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       } else if (cause != null) {
         reason = cause.getMessage();
       }
-      if (attempts > 1 && stepStatus != StepStatus.Cancelled) {
-        reason = reason + " (after " + attempts + " attempts)";
+      if (attempts > 1 && stepStatus != StepStatus.Cancelled && reason != null) {
+        // On the first line, which is what the execution's message quotes.
+        int lineEnd = reason.indexOf('\n');
+        String suffix = " (after " + attempts + " attempts)";
+        reason =
+            lineEnd < 0
+                ? reason + suffix
+                : reason.substring(0, lineEnd) + suffix + reason.substring(lineEnd);
       }
     }
     if (board.finished(request.position(), stepStatus, attempts, now(), reason, null)

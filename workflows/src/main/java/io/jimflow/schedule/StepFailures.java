@@ -18,5 +18,8 @@ public final class StepFailures {
   /** The whole execution ended Failed; the failure's details carry the {@link ExecutionResult}. */
   public static final String EXECUTION_FAILED = "ScheduleExecutionFailed";
 
+  /** A schedule execution was started without a definition or without steps. */
+  public static final String INVALID_INPUT = "InvalidScheduleExecutionInput";
+
   private StepFailures() {}
 }

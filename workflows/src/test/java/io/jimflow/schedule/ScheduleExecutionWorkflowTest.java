@@ -425,6 +425,33 @@ class ScheduleExecutionWorkflowTest {
     assertThat(attributes.get(JimflowSearchAttributes.STEP_GROUP)).isEqualTo(2L);
   }
 
+  @Test
+  void aFinishedExecutionStaysFinishedWhenACancelArrivesLate() {
+    WorkflowStub stub = start(schedule("late-cancel").with(step(0, "only")));
+    assertThat(stub.getResult(ExecutionResult.class).status()).isEqualTo(ExecutionStatus.Complete);
+
+    try {
+      stub.cancel();
+    } catch (RuntimeException rejectedByTheServer) {
+      // A closed execution cannot be cancelled; either way nothing may change.
+    }
+
+    ExecutionProgress progress = stub.query("progress", ExecutionProgress.class);
+    assertThat(progress.status()).isEqualTo(ExecutionStatus.Complete);
+    assertThat(progress.steps()).singleElement().extracting(StepOutcome::status).isEqualTo(StepStatus.Complete);
+    assertThat(statusAttribute(stub)).isEqualTo("Complete");
+  }
+
+  @Test
+  void anExecutionWithoutStepsFailsAtOnceInsteadOfRetrying() {
+    WorkflowStub stub = start(schedule("empty"));
+
+    WorkflowFailedException failure =
+        catchThrowableOfType(WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+
+    assertThat(((ApplicationFailure) failure.getCause()).getType()).isEqualTo(StepFailures.INVALID_INPUT);
+  }
+
   // --- helpers
 
   private WorkflowStub start(ScheduleBuilder schedule) {

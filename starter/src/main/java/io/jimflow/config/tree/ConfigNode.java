@@ -4,7 +4,8 @@ package io.jimflow.config.tree;
  * One node of a configuration file read as a tree, remembering where it stood in the file so that
  * every problem found later can name its line.
  */
-public sealed interface ConfigNode permits ConfigNode.MapNode, ConfigNode.ListNode, ConfigNode.ScalarNode {
+public sealed interface ConfigNode
+    permits ConfigNode.MapNode, ConfigNode.ListNode, ConfigNode.ScalarNode {
 
   /** 1-based line of the node's first character. */
   int line();
@@ -12,7 +13,9 @@ public sealed interface ConfigNode permits ConfigNode.MapNode, ConfigNode.ListNo
   /** Where the node sits in the document, e.g. {@code schedules[0].steps[2].timeout}. */
   String path();
 
-  /** What kind of node this is, as a problem message names it ("a mapping", "a list", "a value"). */
+  /**
+   * What kind of node this is, as a problem message names it ("a mapping", "a list", "a value").
+   */
   String kind();
 
   /** A mapping; entries keep the file's order. */

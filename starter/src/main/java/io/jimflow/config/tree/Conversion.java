@@ -13,7 +13,9 @@ public interface Conversion<T> {
   /** The value, or empty after reporting to {@code problems} why the node does not hold one. */
   Optional<T> convert(ConfigNode node, Problems problems);
 
-  /** This conversion followed by a check; {@code check} returns an error message or null if fine. */
+  /**
+   * This conversion followed by a check; {@code check} returns an error message or null if fine.
+   */
   default Conversion<T> check(java.util.function.Function<T, String> check) {
     return (node, problems) ->
         convert(node, problems)

@@ -13,9 +13,10 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
-/** The conversions configuration files share; each reports a problem that says what was expected. */
+/**
+ * The conversions configuration files share; each reports a problem that says what was expected.
+ */
 public final class Conversions {
 
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("H:mm");
@@ -151,7 +152,8 @@ public final class Conversions {
   }
 
   /**
-   * One of a fixed set of words (case-insensitive), with a suggestion when the word is close to one.
+   * One of a fixed set of words (case-insensitive), with a suggestion when the word is close to
+   * one.
    *
    * @param choices the accepted words in the order a message lists them, each with its value
    */
@@ -169,15 +171,9 @@ public final class Conversions {
                   .map(c -> "; did you mean " + c + "?")
                   .orElse("");
           problems.at(
-              node,
-              quote(node) + " is not one of " + String.join(", ", choices.keySet()) + hint);
+              node, quote(node) + " is not one of " + String.join(", ", choices.keySet()) + hint);
           return Optional.empty();
         });
-  }
-
-  /** A scalar parsed by {@code parse}, which returns an error message or null when the text is fine. */
-  public static Conversion<String> validatedText(Function<String, String> validate) {
-    return text().check(validate);
   }
 
   /** Wraps a scalar conversion so that mappings, lists and nulls are reported uniformly. */

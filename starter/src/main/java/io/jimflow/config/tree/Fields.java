@@ -52,7 +52,8 @@ public final class Fields {
             Suggestions.closest(entry.key(), known)
                 .map(k -> "; did you mean '" + k + "'?")
                 .orElse("; known keys: " + String.join(", ", known));
-        problems.at(entry.keyLine(), entry.value().path(), "unknown key '" + entry.key() + "'" + hint);
+        problems.at(
+            entry.keyLine(), entry.value().path(), "unknown key '" + entry.key() + "'" + hint);
       }
     }
     return this;
@@ -66,8 +67,7 @@ public final class Fields {
   /** The key's node, empty if absent or null. */
   public Optional<ConfigNode> node(String key) {
     Entry entry = entries.get(key);
-    if (entry == null
-        || (entry.value() instanceof ScalarNode scalar && scalar.isNull())) {
+    if (entry == null || (entry.value() instanceof ScalarNode scalar && scalar.isNull())) {
       return Optional.empty();
     }
     return Optional.of(entry.value());

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Collects the problems of one configuration file, so that a single report can list all of them. */
+/**
+ * Collects the problems of one configuration file, so that a single report can list all of them.
+ */
 public final class Problems {
 
   private final String source;
@@ -32,7 +34,9 @@ public final class Problems {
     return found.isEmpty();
   }
 
-  /** Every problem, sorted by line (stable, so problems on one line keep the order they were found). */
+  /**
+   * Every problem, sorted by line (stable, so problems on one line keep the order they were found).
+   */
   public List<ConfigProblem> list() {
     List<ConfigProblem> sorted = new ArrayList<>(found);
     sorted.sort(Comparator.comparingInt(ConfigProblem::line));

@@ -10,15 +10,15 @@ public final class Suggestions {
   private Suggestions() {}
 
   /**
-   * The candidate closest to {@code typed} by edit distance (case-insensitive), if it is close enough
-   * to be a plausible typo: at most a third of the longer word's length, and at least 1 edit allowed.
+   * The candidate closest to {@code typed} by edit distance (case-insensitive), if it is close
+   * enough to be a plausible typo: at most a third of the longer word's length, and at least 1 edit
+   * allowed.
    */
   public static Optional<String> closest(String typed, Collection<String> candidates) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : candidates) {
-      int distance =
-          distance(typed.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
+      int distance = distance(typed.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
       if (distance < bestDistance) {
         best = candidate;
         bestDistance = distance;

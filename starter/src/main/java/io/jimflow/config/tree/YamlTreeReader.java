@@ -24,7 +24,8 @@ import java.util.Optional;
 
 /**
  * Reads a YAML document into a {@link ConfigNode} tree whose nodes know their line, using Jackson's
- * streaming parser. Syntax errors and duplicate keys become problems with their line, not exceptions.
+ * streaming parser. Syntax errors and duplicate keys become problems with their line, not
+ * exceptions.
  */
 public final class YamlTreeReader {
 
@@ -94,7 +95,10 @@ public final class YamlTreeReader {
           if (earlier != null) {
             problems.add(
                 new ConfigProblem(
-                    source, keyLine, childPath, "duplicate key (first given on line " + earlier + ")"));
+                    source,
+                    keyLine,
+                    childPath,
+                    "duplicate key (first given on line " + earlier + ")"));
           } else {
             entries.add(new Entry(key, keyLine, value));
           }

@@ -1,0 +1,16 @@
+package io.jimflow.workitem;
+
+import java.util.Optional;
+
+/** The run activity's line to its item's workflow: claim the item, follow its state, report shutdown. */
+public interface WorkItemControl {
+
+  /** Takes the queued item; empty when the workflow refused (replaced, moved, cancelled meanwhile). */
+  Optional<RunGrant> claim(String guid, long token);
+
+  /** The item's current state as the workflow sees it. */
+  WorkItemState state(String guid);
+
+  /** Tells the workflow that the worker running the item is shutting down. */
+  void reportShutdown(String guid, long token);
+}

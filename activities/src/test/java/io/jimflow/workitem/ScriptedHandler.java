@@ -1,0 +1,150 @@
+package io.jimflow.workitem;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.temporal.client.ActivityCompletionException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * A test kind whose behaviour its state chooses ({@code "mode"}), recording every run and every
+ * WorkItemFinished call so tests can assert what a program would notice.
+ */
+final class ScriptedHandler implements WorkItemHandler {
+
+  static final String KIND = "scripted";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  record Run(String guid, int instance, String stateAtStart) {}
+
+  final List<Run> runs = new CopyOnWriteArrayList<>();
+  final List<WorkItemFinishedContext> finished = new CopyOnWriteArrayList<>();
+  final List<WorkItemRunContext.FinishReason> reasons = new CopyOnWriteArrayList<>();
+  final CountDownLatch release = new CountDownLatch(1);
+  private final Supplier<Instant> clock;
+
+  ScriptedHandler(Supplier<Instant> clock) {
+    this.clock = clock;
+  }
+
+  static String state(String mode, Object... keyValues) {
+    ObjectNode n = JSON.createObjectNode().put("mode", mode).put("step", 0);
+    for (int i = 0; i < keyValues.length; i += 2) {
+      n.putPOJO((String) keyValues[i], keyValues[i + 1]);
+    }
+    return n.toString();
+  }
+
+  static int step(String stateJson) {
+    try {
+      return JSON.readTree(stateJson).path("step").asInt();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public WorkItemRunOutcome run(WorkItemRunContext context) throws Exception {
+    runs.add(new Run(context.guid(), context.instance(), context.state()));
+    ObjectNode s = (ObjectNode) JSON.readTree(context.state());
+    String mode = s.path("mode").asText();
+    switch (mode) {
+      case "complete" -> {
+        s.put("step", s.path("step").asInt() + 1);
+        context.saveProgress(s.toString());
+        return WorkItemRunOutcome.done(s.toString());
+      }
+      case "untilAsked" -> {
+        int doneAt = s.path("doneAt").asInt(Integer.MAX_VALUE);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+          if (context.shouldFinish()) {
+            reasons.add(context.finishReason());
+            return WorkItemRunOutcome.stopped(s.toString());
+          }
+          s.put("step", s.path("step").asInt() + 1);
+          context.saveProgress(s.toString());
+          if (s.path("step").asInt() >= doneAt) {
+            return WorkItemRunOutcome.done(s.toString());
+          }
+          Thread.sleep(20);
+        }
+        throw new IllegalStateException("never asked to finish");
+      }
+      case "successorWhenAsked" -> {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline && !context.shouldFinish()) {
+          s.put("step", s.path("step").asInt() + 1);
+          context.saveProgress(s.toString());
+          Thread.sleep(20);
+        }
+        return WorkItemRunOutcome.successorAt(clock.get().plus(Duration.ofHours(1)), s.toString());
+      }
+      case "ignore" -> {
+        // Keeps saving progress but never looks at shouldFinish: ends only when abandoned.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline && release.getCount() > 0) {
+          s.put("step", s.path("step").asInt() + 1);
+          context.saveProgress(s.toString());
+          Thread.sleep(20);
+        }
+        return WorkItemRunOutcome.stopped(s.toString());
+      }
+      case "hang" -> {
+        if (context.instance() > s.path("hangInstances").asInt(Integer.MAX_VALUE)) {
+          return WorkItemRunOutcome.done(s.toString());
+        }
+        // Saves progress once, then neither heartbeats nor returns: what a crashed worker looks like.
+        s.put("step", s.path("step").asInt() + 1);
+        context.saveProgress(s.toString());
+        release.await(60, TimeUnit.SECONDS);
+        return WorkItemRunOutcome.stopped(s.toString());
+      }
+      case "fail" -> {
+        if (context.instance() <= s.path("failTimes").asInt(Integer.MAX_VALUE)) {
+          throw new IllegalStateException("boom in instance " + context.instance());
+        }
+        return WorkItemRunOutcome.done(s.toString());
+      }
+      case "recurring" -> {
+        s.put("step", s.path("step").asInt() + 1);
+        if (s.path("step").asInt() >= s.path("stopAfter").asInt()) {
+          return WorkItemRunOutcome.done(s.toString());
+        }
+        Duration every = Duration.ofSeconds(s.path("everySeconds").asLong(3600));
+        return WorkItemRunOutcome.successorAt(clock.get().plus(every), s.toString());
+      }
+      default -> throw new IllegalArgumentException("unknown mode " + mode);
+    }
+  }
+
+  @Override
+  public void finished(WorkItemFinishedContext context) throws Exception {
+    finished.add(context);
+    if (JSON.readTree(context.state()).path("failingFinished").asBoolean()) {
+      throw new IllegalStateException("finished broke");
+    }
+  }
+
+  List<WorkItemFinishedContext> finishedOf(String guid) {
+    return finished.stream().filter(f -> f.guid().equals(guid)).toList();
+  }
+
+  List<Run> runsOf(String guid) {
+    return runs.stream().filter(r -> r.guid().equals(guid)).toList();
+  }
+
+  static boolean abandoned(Throwable t) {
+    return t instanceof ActivityCompletionException;
+  }
+}

@@ -1,0 +1,178 @@
+package io.jimflow.workitem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.testing.TestActivityEnvironment;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class WorkItemActivitiesImplTest {
+
+  /** The workflow side as the activity sees it: a claim answer and a state that a test can change. */
+  static final class FakeControl implements WorkItemControl {
+    volatile boolean grant = true;
+    volatile String kind = "probe";
+    final AtomicReference<WorkItemState> state = new AtomicReference<>(WorkItemState.Running);
+    final List<Long> claims = new CopyOnWriteArrayList<>();
+
+    @Override
+    public Optional<RunGrant> claim(String guid, long token) {
+      claims.add(token);
+      return grant ? Optional.of(new RunGrant(guid, kind, 1, "{\"n\":0}")) : Optional.empty();
+    }
+
+    @Override
+    public WorkItemState state(String guid) {
+      return state.get();
+    }
+
+    @Override
+    public void reportShutdown(String guid, long token) {}
+  }
+
+  /** A handler whose behaviour each test sets. */
+  static final class Probe implements WorkItemHandler {
+    interface Body {
+      WorkItemRunOutcome run(WorkItemRunContext c) throws Exception;
+    }
+
+    volatile Body body = c -> WorkItemRunOutcome.done(c.state());
+    volatile int runs;
+
+    @Override
+    public String kind() {
+      return "probe";
+    }
+
+    @Override
+    public WorkItemRunOutcome run(WorkItemRunContext context) throws Exception {
+      runs++;
+      return body.run(context);
+    }
+  }
+
+  private final TestActivityEnvironment env = TestActivityEnvironment.newInstance();
+  private final FakeControl control = new FakeControl();
+  private final Probe probe = new Probe();
+  private final WorkItemActivities activities;
+
+  WorkItemActivitiesImplTest() {
+    env.registerActivitiesImplementations(
+        new WorkItemActivitiesImpl(
+            new WorkItemHandlerRegistry(List.of(probe)), control, Duration.ofMillis(20)));
+    activities =
+        env.newActivityStub(
+            WorkItemActivities.class,
+            ActivityOptions.newBuilder()
+                .setStartToCloseTimeout(Duration.ofMinutes(1))
+                .setHeartbeatTimeout(Duration.ofSeconds(30))
+                .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+                .build());
+  }
+
+  @AfterEach
+  void tearDown() {
+    env.close();
+  }
+
+  @Test
+  void aRefusedClaimRunsNothing() {
+    control.grant = false;
+
+    RunResult result = activities.run(new RunInput("g", "probe", 1, 7));
+
+    assertThat(result.claimed()).isFalse();
+    assertThat(probe.runs).isZero();
+    assertThat(control.claims).containsExactly(7L);
+  }
+
+  @Test
+  void theHandlerSeesTheReasonTheWorkflowAsksItToFinishFor() {
+    probe.body =
+        c -> {
+          control.state.set(WorkItemState.CancellingBySystem);
+          long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+          while (!c.shouldFinish() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+          }
+          return WorkItemRunOutcome.stopped("{\"reason\":\"" + c.finishReason() + "\"}");
+        };
+
+    RunResult result = activities.run(new RunInput("g", "probe", 1, 1));
+
+    assertThat(result.stateJson()).isEqualTo("{\"reason\":\"MAX_RUN_TIME\"}");
+    assertThat(result.done()).isFalse();
+    assertThat(result.error()).isNull();
+  }
+
+  @Test
+  void aHandlerExceptionEndsTheRunWithTheErrorAndTheLastSavedProgress() {
+    probe.body =
+        c -> {
+          c.saveProgress("{\"n\":41}");
+          throw new IllegalStateException("disk full");
+        };
+
+    RunResult result = activities.run(new RunInput("g", "probe", 1, 1));
+
+    assertThat(result.claimed()).isTrue();
+    assertThat(result.error()).isEqualTo("java.lang.IllegalStateException: disk full");
+    assertThat(result.stateJson()).isEqualTo("{\"n\":41}");
+  }
+
+  @Test
+  void savedProgressReachesTheServerAsTheHeartbeatCheckpoint() {
+    List<RunCheckpoint> beats = new CopyOnWriteArrayList<>();
+    env.setActivityHeartbeatListener(RunCheckpoint.class, beats::add);
+    probe.body =
+        c -> {
+          // The SDK sends heartbeats at most every 0.8 × heartbeat timeout (here 1.6 s).
+          c.saveProgress("{\"n\":1}");
+          Thread.sleep(2000);
+          c.saveProgress("{\"n\":2}");
+          Thread.sleep(2000);
+          return WorkItemRunOutcome.done("{\"n\":2}");
+        };
+    WorkItemActivities shortHeartbeat =
+        env.newActivityStub(
+            WorkItemActivities.class,
+            ActivityOptions.newBuilder()
+                .setStartToCloseTimeout(Duration.ofMinutes(1))
+                .setHeartbeatTimeout(Duration.ofSeconds(2))
+                .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+                .build());
+
+    shortHeartbeat.run(new RunInput("g", "probe", 1, 1));
+
+    // The first heartbeat, before the claim, only probes for a worker shutdown and carries nothing.
+    assertThat(beats)
+        .filteredOn(java.util.Objects::nonNull)
+        .extracting(RunCheckpoint::stateJson)
+        .contains("{\"n\":1}", "{\"n\":2}");
+  }
+
+  @Test
+  void anItemOfAKindThisWorkerDoesNotKnowEndsInErrorNamingTheKnownKinds() {
+    control.kind = "mystery";
+
+    RunResult result = activities.run(new RunInput("g", "mystery", 1, 1));
+
+    assertThat(result.error()).isEqualTo("no handler for kind 'mystery' on this worker (it has [probe])");
+    assertThat(probe.runs).isZero();
+  }
+
+  @Test
+  void twoHandlersForOneKindAreRefusedAtStartUp() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new WorkItemHandlerRegistry(List.of(new Probe(), new Probe())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("work item kind 'probe' has two handlers");
+  }
+}

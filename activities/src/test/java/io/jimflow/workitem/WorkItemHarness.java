@@ -1,0 +1,174 @@
+package io.jimflow.workitem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.common.TaskQueues;
+import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.client.UpdateOptions;
+import io.temporal.client.WithStartWorkflowOperation;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerOptions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A time-skipping Temporal test environment with the work item workflow, the scripted handler and a
+ * run worker in its own factory, so a test can shut the run worker down like a real worker process.
+ */
+final class WorkItemHarness implements AutoCloseable {
+
+  final TestWorkflowEnvironment env;
+  final WorkflowClient client;
+  final ScriptedHandler handler;
+  private final Duration watchInterval;
+  private final int runSlots;
+  private WorkerFactory runWorkers;
+
+  WorkItemHarness(Duration watchInterval, int runSlots) {
+    this.env = TestWorkflowEnvironment.newInstance();
+    this.client = env.getWorkflowClient();
+    this.watchInterval = watchInterval;
+    this.runSlots = runSlots;
+    env.registerSearchAttribute(
+        JimflowSearchAttributes.WORK_ITEM_STATE.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.registerSearchAttribute(
+        JimflowSearchAttributes.WORK_ITEM_KIND.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    this.handler = new ScriptedHandler(this::now);
+    Worker manager = env.newWorker(TaskQueues.WORK_ITEMS);
+    manager.registerWorkflowImplementationTypes(WorkItemWorkflowImpl.class);
+    manager.registerActivitiesImplementations(new WorkItemManagerActivitiesImpl(client));
+    env.start();
+    startRunWorker();
+  }
+
+  void startRunWorker() {
+    runWorkers = WorkerFactory.newInstance(client);
+    Worker runs =
+        runWorkers.newWorker(
+            TaskQueues.WORK_ITEM_RUNS,
+            WorkerOptions.newBuilder().setMaxConcurrentActivityExecutionSize(runSlots).build());
+    runs.registerActivitiesImplementations(
+        new WorkItemActivitiesImpl(
+            new WorkItemHandlerRegistry(List.of(handler)),
+            new TemporalWorkItemControl(client),
+            watchInterval));
+    runWorkers.start();
+  }
+
+  /** A graceful shutdown of the run worker, as a worker process does on SIGTERM. */
+  void shutdownRunWorker() {
+    runWorkers.shutdown();
+    runWorkers.awaitTermination(20, TimeUnit.SECONDS);
+  }
+
+  Instant now() {
+    return Instant.ofEpochMilli(env.currentTimeMillis());
+  }
+
+  /** Schedules (or replaces) an item the way WorkItemClient does: update-with-start, USE_EXISTING. */
+  WorkItemView schedule(WorkItemSpec spec) {
+    WorkItemWorkflow stub =
+        client.newWorkflowStub(
+            WorkItemWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(spec.guid())
+                .setTaskQueue(TaskQueues.WORK_ITEMS)
+                .setWorkflowIdConflictPolicy(
+                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+                .build());
+    return WorkflowClient.executeUpdateWithStart(
+        stub::schedule,
+        spec,
+        UpdateOptions.<WorkItemView>newBuilder().setWaitForStage(WorkflowUpdateStage.COMPLETED).build(),
+        new WithStartWorkflowOperation<>(stub::run, WorkItemInput.first(spec)));
+  }
+
+  WorkItemSpec spec(String guid, String stateJson, Instant startTime) {
+    return WorkItemSpec.of(guid, ScriptedHandler.KIND, stateJson, startTime)
+        // Heartbeats are real time, the server's clock skips: a long timeout keeps skips from losing runs.
+        .withHeartbeatTimeout(Duration.ofHours(10));
+  }
+
+  WorkItemWorkflow item(String guid) {
+    return client.newWorkflowStub(WorkItemWorkflow.class, guid);
+  }
+
+  WorkItemView show(String guid) {
+    return item(guid).show();
+  }
+
+  /** Polls the item (real time, no time skipping) until {@code condition} holds. */
+  WorkItemView awaitView(String guid, Predicate<WorkItemView> condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    WorkItemView last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        last = show(guid);
+        if (condition.test(last)) {
+          return last;
+        }
+      } catch (RuntimeException notYetQueryable) {
+        // the run may be switching instances
+      }
+      sleepMillis(20);
+    }
+    throw new AssertionError("item " + guid + " never reached the expected condition; last: " + last);
+  }
+
+  WorkItemView awaitState(String guid, WorkItemState state) {
+    return awaitView(guid, v -> v.state() == state);
+  }
+
+  /** Waits for the item's final state, letting the server's clock skip ahead. */
+  WorkItemView result(String guid) {
+    try {
+      return client.newUntypedWorkflowStub(guid).getResult(30, TimeUnit.SECONDS, WorkItemView.class);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("item " + guid + " did not end; last: " + show(guid), e);
+    }
+  }
+
+  /** The states the item went through, in order (entries that did not change the state left out). */
+  static List<WorkItemState> states(WorkItemView view) {
+    List<WorkItemState> states = new ArrayList<>();
+    for (WorkItemTransition t : view.log()) {
+      if (t.from() != t.to()) {
+        states.add(t.to());
+      }
+    }
+    return states;
+  }
+
+  static void sleepMillis(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static void assertTimesNeverGoBack(WorkItemView view) {
+    for (int i = 1; i < view.log().size(); i++) {
+      assertThat(view.log().get(i).at()).isAfterOrEqualTo(view.log().get(i - 1).at());
+    }
+  }
+
+  @Override
+  public void close() {
+    handler.release.countDown();
+    runWorkers.shutdownNow();
+    env.close();
+  }
+}
