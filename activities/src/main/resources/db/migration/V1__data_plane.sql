@@ -26,13 +26,14 @@ create table mvo (
 );
 create index mvo_deletion_eligible on mvo (deletion_eligible_at);
 
--- Values of the MVO attributes that join rules match on, so a join is an index lookup.
+-- Values of the MVO attributes that join rules match on, so a join is an index lookup. The value
+-- leads the key: lookups are "value IN (...)", which H2 only turns into index seeks on a leading column.
 create table mvo_key (
   object_type varchar(100)  not null,
   attribute   varchar(100)  not null,
   attr_value  varchar(1000) not null,
   mvo_id      varchar(36)   not null references mvo (id) on delete cascade,
-  primary key (object_type, attribute, attr_value, mvo_id)
+  primary key (attr_value, attribute, object_type, mvo_id)
 );
 create index mvo_key_mvo on mvo_key (mvo_id);
 
@@ -51,8 +52,11 @@ create table cso (
   last_seen_run       varchar(36),
   created_at          timestamp with time zone not null,
   updated_at          timestamp with time zone not null,
-  constraint cso_anchor_unique unique (connected_system_id, object_type, anchor)
+  -- Anchor first: page lookups are "anchor IN (...)", which H2 only turns into index seeks on a
+  -- leading column.
+  constraint cso_anchor_unique unique (anchor, connected_system_id, object_type)
 );
+create index cso_system_page on cso (connected_system_id, id);
 create index cso_sync_pending on cso (connected_system_id, sync_pending, id);
 create index cso_mvo on cso (mvo_id);
 

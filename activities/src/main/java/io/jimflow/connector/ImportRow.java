@@ -9,6 +9,7 @@ import java.util.Map;
  *     to its checkpoint
  * @param reference where a person finds it: the anchor, or the file and line of a bad row
  * @param attributes null when {@code errorType} is set
+ * @param location where the row is, e.g. "hr.csv line 7"
  */
 public record ImportRow(
     long position,
@@ -16,7 +17,8 @@ public record ImportRow(
     String anchor,
     Map<String, String> attributes,
     String errorType,
-    String errorMessage) {
+    String errorMessage,
+    String location) {
 
   public boolean isError() {
     return errorType != null;

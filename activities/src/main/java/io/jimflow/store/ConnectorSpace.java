@@ -44,19 +44,47 @@ public final class ConnectorSpace {
       throws SQLException {
     Map<String, CsoRow> found = new HashMap<>();
     for (List<String> chunk : Sql.chunks(new ArrayList<>(anchors))) {
+      // Only the anchor in SQL: H2 seeks an index for "anchor IN (...)" but would scan the whole
+      // system for it behind equalities on system and type. The rest is filtered here.
       try (PreparedStatement statement =
           connection.prepareStatement(
-              "select * from cso where connected_system_id = ? and object_type = ? and anchor in ("
-                  + Sql.placeholders(chunk.size())
-                  + ")")) {
-        statement.setString(1, system);
-        statement.setString(2, objectType);
-        int i = 3;
+              "select * from cso where anchor in (" + Sql.placeholders(chunk.size()) + ")")) {
+        int i = 1;
         for (String anchor : chunk) {
           statement.setString(i++, anchor);
         }
         for (CsoRow row : rows(statement)) {
-          found.put(row.anchor(), row);
+          if (row.connectedSystem().equals(system) && row.objectType().equals(objectType)) {
+            found.put(row.anchor(), row);
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The ids of the CSOs of one system and object type with these anchors, by anchor. */
+  public Map<String, Long> findIdsByAnchors(
+      Connection connection, String system, String objectType, Collection<String> anchors)
+      throws SQLException {
+    Map<String, Long> found = new HashMap<>();
+    for (List<String> chunk : Sql.chunks(new ArrayList<>(anchors))) {
+      // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "select id, anchor, connected_system_id, object_type from cso where anchor in ("
+                  + Sql.placeholders(chunk.size())
+                  + ")")) {
+        int i = 1;
+        for (String anchor : chunk) {
+          statement.setString(i++, anchor);
+        }
+        try (ResultSet rows = statement.executeQuery()) {
+          while (rows.next()) {
+            if (rows.getString(3).equals(system) && rows.getString(4).equals(objectType)) {
+              found.put(rows.getString(2), rows.getLong(1));
+            }
+          }
         }
       }
     }
@@ -101,8 +129,7 @@ public final class ConnectorSpace {
     }
     for (Map.Entry<String, List<String>> kind : anchorsByKind.entrySet()) {
       String[] systemAndType = kind.getKey().split("\u0000", 2);
-      findByAnchors(connection, systemAndType[0], systemAndType[1], kind.getValue())
-          .forEach((anchor, row) -> ids.put(anchor, row.id()));
+      ids.putAll(findIdsByAnchors(connection, systemAndType[0], systemAndType[1], kind.getValue()));
     }
     return ids;
   }
@@ -136,21 +163,19 @@ public final class ConnectorSpace {
     batchWithArgument(connection, "update cso set last_seen_run = ? where id = ?", runId, ids);
   }
 
-  /** CSOs of a system that the import run did not find, after {@code afterId}, in id order. */
+  /**
+   * Imported (Normal) CSOs of a system that the import run did not find, after {@code afterId}, in
+   * id order.
+   */
   public List<CsoRow> findNotSeen(
       Connection connection, String system, String runId, long afterId, int limit)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "select * from cso where connected_system_id = ? and id > ? and state <> ?"
-                + " and (last_seen_run is null or last_seen_run <> ?) order by id limit ?")) {
-      statement.setString(1, system);
-      statement.setLong(2, afterId);
-      statement.setString(3, CsoState.PendingProvisioning.name());
-      statement.setString(4, runId);
-      statement.setInt(5, limit);
-      return rows(statement);
-    }
+    return page(
+        connection,
+        " and state = ? and (last_seen_run is null or last_seen_run <> ?)",
+        List.of(system, CsoState.Normal.name(), runId),
+        afterId,
+        limit);
   }
 
   /** Marks CSOs absent from their system; the next synchronisation removes them. */
@@ -164,21 +189,49 @@ public final class ConnectorSpace {
 
   /**
    * The next page of a system's CSOs in id order for a synchronisation: all of them, or only those
-   * changed since the last one.
+   * changed since the last one. A page may hold fewer than {@code limit} CSOs; an empty one means
+   * there are no more.
    */
   public List<CsoRow> pageForSync(
       Connection connection, String system, long afterId, int limit, boolean pendingOnly)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "select * from cso where connected_system_id = ? and id > ?"
-                + (pendingOnly ? " and sync_pending = true" : "")
-                + " order by id limit ?")) {
-      statement.setString(1, system);
-      statement.setLong(2, afterId);
-      statement.setInt(3, limit);
-      return rows(statement);
+    return page(
+        connection, pendingOnly ? " and sync_pending = true" : "", List.of(system), afterId, limit);
+  }
+
+  /**
+   * Pages through a system's CSOs by windows of ids: "id > ? order by id limit ?" would make H2
+   * read every remaining row of the system to sort them; a bounded id range reads only its window.
+   * Windows without a match are skipped until the highest id.
+   */
+  private List<CsoRow> page(
+      Connection connection, String condition, List<String> arguments, long afterId, int limit)
+      throws SQLException {
+    long highest;
+    try (PreparedStatement statement = connection.prepareStatement("select max(id) from cso");
+        ResultSet rows = statement.executeQuery()) {
+      rows.next();
+      highest = rows.getLong(1);
     }
+    String sql =
+        "select * from cso where connected_system_id = ? and id > ? and id <= ?"
+            + condition
+            + " order by id";
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (long from = afterId; from < highest; from += limit) {
+        statement.setString(1, arguments.get(0));
+        statement.setLong(2, from);
+        statement.setLong(3, from + limit);
+        for (int i = 1; i < arguments.size(); i++) {
+          statement.setString(3 + i, arguments.get(i));
+        }
+        List<CsoRow> found = rows(statement);
+        if (!found.isEmpty()) {
+          return found;
+        }
+      }
+    }
+    return List.of();
   }
 
   /** CSOs joined to these MVOs, in any system. */
@@ -199,7 +252,10 @@ public final class ConnectorSpace {
     return found;
   }
 
-  /** Joins CSOs to MVOs ({@code joinType} Projected, Joined or Provisioned). */
+  /**
+   * Joins CSOs to MVOs ({@code joinType} Projected, Joined or Provisioned) and marks them
+   * synchronised, in one statement per CSO.
+   */
   public void join(Connection connection, Map<Long, String> mvoByCso, String joinType)
       throws SQLException {
     if (mvoByCso.isEmpty()) {
@@ -208,7 +264,8 @@ public final class ConnectorSpace {
     Instant now = clock.instant();
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "update cso set mvo_id = ?, join_type = ?, joined_at = ? where id = ?")) {
+            "update cso set mvo_id = ?, join_type = ?, joined_at = ?, sync_pending = false"
+                + " where id = ?")) {
       for (Map.Entry<Long, String> join : mvoByCso.entrySet()) {
         statement.setString(1, join.getValue());
         statement.setString(2, joinType);

@@ -60,19 +60,19 @@ public final class Metaverse {
     for (List<String> chunk : Sql.chunks(new ArrayList<>(values))) {
       try (PreparedStatement statement =
           connection.prepareStatement(
-              "select attr_value, mvo_id from mvo_key where object_type = ? and attribute = ?"
-                  + " and attr_value in ("
+              "select attr_value, mvo_id, object_type, attribute from mvo_key where attr_value in ("
                   + Sql.placeholders(chunk.size())
                   + ")")) {
-        statement.setString(1, objectType);
-        statement.setString(2, attribute);
-        int i = 3;
+        int i = 1;
         for (String value : chunk) {
           statement.setString(i++, value);
         }
+        // Type and attribute are filtered here, so the IN list stays an index seek (as for cso anchors).
         try (ResultSet rows = statement.executeQuery()) {
           while (rows.next()) {
-            found.computeIfAbsent(rows.getString(1), k -> new ArrayList<>()).add(rows.getString(2));
+            if (rows.getString(3).equals(objectType) && rows.getString(4).equals(attribute)) {
+              found.computeIfAbsent(rows.getString(1), k -> new ArrayList<>()).add(rows.getString(2));
+            }
           }
         }
       }

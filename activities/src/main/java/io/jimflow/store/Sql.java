@@ -59,7 +59,11 @@ final class Sql {
     return String.join(",", Collections.nCopies(count, "?"));
   }
 
+  /** The values in IN-list sized chunks; none for no values (an empty IN list is not SQL). */
   static <T> List<List<T>> chunks(List<T> values) {
+    if (values.isEmpty()) {
+      return List.of();
+    }
     if (values.size() <= IN_CHUNK) {
       return List.of(values);
     }

@@ -32,6 +32,10 @@ public final class Store implements AutoCloseable {
     config.setMaximumPoolSize(settings.maxPoolSize());
     config.setPoolName("jimflow-store");
     config.setAutoCommit(true);
+    if (settings.url().startsWith("jdbc:postgresql:")) {
+      // Sends a batch of inserts as multi-row INSERTs instead of one statement per row.
+      config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    }
     Store store = new Store(new HikariDataSource(config));
     try {
       store.migrate();

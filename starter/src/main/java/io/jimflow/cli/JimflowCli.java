@@ -29,7 +29,8 @@ import picocli.CommandLine.Command;
       ItemsCommand.class,
       DemoCommand.class,
       SystemsCommand.class,
-      HousekeepingCommand.class
+      HousekeepingCommand.class,
+      DataCommand.class
     })
 public class JimflowCli implements Runnable {
 

@@ -17,6 +17,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Writes a CSV file atomically: rows go to a temporary file beside the target, which replaces the
@@ -36,8 +37,9 @@ public final class CsvFileWriter implements AutoCloseable {
     this.header = List.copyOf(header);
     Path directory = this.target.getParent();
     Files.createDirectories(directory);
-    this.temporary = Files.createTempFile(directory, "." + this.target.getFileName(), ".tmp");
-    this.channel = FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+    // Not Files.createTempFile: its owner-only permissions would end up on the target.
+    this.temporary = directory.resolve("." + this.target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    this.channel = FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
     OutputStream out = Channels.newOutputStream(channel);
     Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
     this.writer =

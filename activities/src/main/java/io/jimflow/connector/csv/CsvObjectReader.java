@@ -109,18 +109,19 @@ public final class CsvObjectReader implements AutoCloseable {
           null,
           null,
           "WrongColumnCount",
-          where + " has " + record.getFieldCount() + " fields, the header has " + header.size());
+          where + " has " + record.getFieldCount() + " fields, the header has " + header.size(),
+          where);
     }
     String anchor = record.getField(anchorIndex);
     if (anchor.isBlank()) {
       return new ImportRow(
-          rowPosition, where, null, null, "MissingAnchor", where + " has no " + anchorAttribute);
+          rowPosition, where, null, null, "MissingAnchor", where + " has no " + anchorAttribute, where);
     }
     Map<String, String> attributes = new HashMap<>(header.size() * 2);
     for (int i = 0; i < header.size(); i++) {
       attributes.put(header.get(i), record.getField(i));
     }
-    return new ImportRow(rowPosition, anchor, anchor, attributes, null, null);
+    return new ImportRow(rowPosition, anchor, anchor, attributes, null, null, where);
   }
 
   private CsvRecord nextRecord() {
