@@ -25,6 +25,18 @@ public final class Store implements AutoCloseable {
 
   /** Opens a pool for the settings and brings the schema up to date. */
   public static Store open(StoreSettings settings) {
+    Store store = new Store(pool(settings));
+    try {
+      store.migrate();
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return store;
+  }
+
+  /** A connection pool for the settings (schema not migrated). */
+  public static HikariDataSource pool(StoreSettings settings) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.url());
     config.setUsername(settings.user());
@@ -36,14 +48,7 @@ public final class Store implements AutoCloseable {
       // Sends a batch of inserts as multi-row INSERTs instead of one statement per row.
       config.addDataSourceProperty("reWriteBatchedInserts", "true");
     }
-    Store store = new Store(new HikariDataSource(config));
-    try {
-      store.migrate();
-    } catch (RuntimeException e) {
-      store.close();
-      throw e;
-    }
-    return store;
+    return new HikariDataSource(config);
   }
 
   /** Applies pending Flyway migrations (classpath:db/migration). */

@@ -1,6 +1,5 @@
-package io.jimflow.worker.maintenance;
+package io.jimflow.worker.store;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
@@ -12,15 +11,15 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * A pooled data source opened, and its schema migrated, on first use: a worker that never runs
- * maintenance never touches the store (e.g. e2e workers sharing one checkout).
+ * A pooled data source opened, and its schema migrated, on first use: a worker that never runs a
+ * run profile or maintenance never touches the store (e.g. e2e workers sharing one checkout).
  */
-final class LazyStoreDataSource implements DataSource, AutoCloseable {
+public final class LazyStoreDataSource implements DataSource, AutoCloseable {
 
   private final StoreSettings settings;
   private volatile HikariDataSource pool;
 
-  LazyStoreDataSource(StoreSettings settings) {
+  public LazyStoreDataSource(StoreSettings settings) {
     this.settings = settings;
   }
 
@@ -30,13 +29,7 @@ final class LazyStoreDataSource implements DataSource, AutoCloseable {
       synchronized (this) {
         open = pool;
         if (open == null) {
-          HikariConfig config = new HikariConfig();
-          config.setJdbcUrl(settings.url());
-          config.setUsername(settings.user());
-          config.setPassword(settings.password());
-          config.setMaximumPoolSize(settings.maxPoolSize());
-          config.setPoolName("jimflow-maintenance-store");
-          open = new HikariDataSource(config);
+          open = Store.pool(settings);
           try {
             new Store(open).migrate();
           } catch (RuntimeException e) {
