@@ -118,6 +118,14 @@ public final class E2eEnvironment implements AutoCloseable {
     return projectHome;
   }
 
+  /**
+   * The directory the run's workers resolve the connected systems' files against ({@code
+   * data/hr.csv} and the export targets lie below it), unless a test sets its own.
+   */
+  public Path dataPlaneDirectory() {
+    return workDir.resolve("data-plane");
+  }
+
   /** A fresh directory under {@code worker-app/target/e2e} for one test's files. */
   public Path newDirectory(String name) {
     try {
@@ -188,6 +196,13 @@ public final class E2eEnvironment implements AutoCloseable {
     full.putIfAbsent("TEMPORAL_ADDRESS", server.target());
     full.putIfAbsent("TEMPORAL_NAMESPACE", server.namespace());
     full.putIfAbsent("JIMFLOW_HOME", projectHome.toString());
+    // The run's own store and data files, never the checkout's data/ (a ./jimflow dev may use it).
+    // AUTO_SERVER lets several worker processes of the run share the one embedded store.
+    full.putIfAbsent(
+        "JIMFLOW_STORE_URL",
+        "jdbc:h2:file:" + workDir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE");
+    full.putIfAbsent("JIMFLOW_STORE_USERNAME", "sa");
+    full.putIfAbsent("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataPlaneDirectory().toString());
     WorkerProcess worker = WorkerProcess.start(name, projectHome, newDirectory(name), full);
     workers.add(worker);
     return worker;
