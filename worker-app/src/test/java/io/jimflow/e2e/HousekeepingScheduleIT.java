@@ -57,7 +57,15 @@ class HousekeepingScheduleIT {
       });
 
       reconciler.apply(List.of());
-      List<ScheduleSummary> listed = new JimflowClient(env.client(namespace), schedules).listSchedules();
+      // Schedule listings come from visibility, which lags a moment behind a create.
+      JimflowClient client = new JimflowClient(env.client(namespace), schedules);
+      List<ScheduleSummary> listed = client.listSchedules();
+      long listDeadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (listed.stream().filter(ScheduleSummary::builtIn).count() < 2
+          && System.nanoTime() < listDeadline) {
+        Thread.sleep(250);
+        listed = client.listSchedules();
+      }
       assertThat(listed).filteredOn(ScheduleSummary::builtIn).extracting(ScheduleSummary::id)
           .containsExactlyInAnyOrder(BuiltInSchedules.HOUSEKEEPING, BuiltInSchedules.HISTORY_RETENTION);
       assertThat(listed).filteredOn(s -> s.id().equals(BuiltInSchedules.HISTORY_RETENTION))
