@@ -424,10 +424,22 @@ class ScheduleBenchmarkIT {
     } catch (IOException ignored) {
       // Not Linux: the core count still says what matters most.
     }
+    String memory = "";
+    try {
+      memory =
+          Files.readAllLines(Path.of("/proc/meminfo")).stream()
+              .filter(l -> l.startsWith("MemTotal:"))
+              .findFirst()
+              .map(l -> String.format(Locale.ROOT, "%.1f GiB RAM, ", Long.parseLong(l.replaceAll("\\D", "")) / 1048576.0))
+              .orElse("");
+    } catch (IOException ignored) {
+      // The heap size below still says how much the benchmark could use.
+    }
     return Runtime.getRuntime().availableProcessors()
         + " cores ("
         + cpu
         + "), "
+        + memory
         + (Runtime.getRuntime().maxMemory() >> 20)
         + " MiB max heap for the test JVM, "
         + System.getProperty("os.name")
