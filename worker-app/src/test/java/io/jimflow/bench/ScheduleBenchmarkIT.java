@@ -120,6 +120,7 @@ class ScheduleBenchmarkIT {
       List<Double> bareMs = new ArrayList<>();
       List<Double> jimflowMs = new ArrayList<>();
       ScheduleDefinition shape = hrSyncShape(25);
+      int groups = shape.steps().stream().mapToInt(StepDefinition::index).max().orElse(0) + 1;
       for (int round = 0; round < OVERHEAD_ROUNDS; round++) {
         // Alternating who goes first keeps a warming or cooling machine from favouring one side.
         double jimflowFirst = round % 2 == 0 ? runScheduleExecution(client, shape) : 0;
@@ -137,9 +138,10 @@ class ScheduleBenchmarkIT {
                   + "| bare workflow | %.0f ms | %.0f ms | %.0f ms |%n"
                   + "| ScheduleExecutionWorkflow | %.0f ms | %.0f ms | %.0f ms |%n"
                   + "| ratio per round | %.2f× | %.2f× | %.2f× |%n"
-                  + "| ratio of the medians | %.2f× | | |%n",
+                  + "| ratio of the medians | %.2f× | | |%n"
+                  + "| difference of the medians per group | %.1f ms | | |%n",
               shape.steps().size(),
-              shape.steps().stream().mapToInt(StepDefinition::index).max().orElse(0) + 1,
+              groups,
               OVERHEAD_ROUNDS,
               percentile(bareMs, 50),
               Collections.min(bareMs),
@@ -150,7 +152,8 @@ class ScheduleBenchmarkIT {
               percentile(ratios, 50),
               Collections.min(ratios),
               Collections.max(ratios),
-              percentile(jimflowMs, 50) / percentile(bareMs, 50)));
+              percentile(jimflowMs, 50) / percentile(bareMs, 50),
+              (percentile(jimflowMs, 50) - percentile(bareMs, 50)) / groups));
 
       List<Double> triggers = triggerLatencies(namespace, env, steps);
       report.append(
