@@ -7,8 +7,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The Temporal worker options every jimflow worker runs with; tests that host a worker in-process use
- * {@link #apply} too, so they measure what a deployment runs.
+ * The Temporal worker options every jimflow worker runs with; tests that host a worker in-process
+ * use {@link #apply} too, so they measure what a deployment runs.
  *
  * <p>Eager activity execution stays on (the SDK's default, stated here so nobody turns it off
  * unknowingly): a step scheduled by a workflow task comes back in that task's completion instead of
@@ -28,7 +28,9 @@ public class WorkerTuning {
 
   /** Applies jimflow's worker options to {@code options}. */
   public static WorkerOptions.Builder apply(WorkerOptions.Builder options) {
-    return options.setDisableEagerExecution(false).setMaxHeartbeatThrottleInterval(MAX_HEARTBEAT_THROTTLE);
+    return options
+        .setDisableEagerExecution(false)
+        .setMaxHeartbeatThrottleInterval(MAX_HEARTBEAT_THROTTLE);
   }
 
   @Bean

@@ -59,11 +59,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <ul>
  *   <li>advancement latency: end of a group's last step → start of the next group's first step,
- *       over a schedule of {@code advances + 1} one-step groups, for ScheduleExecutionWorkflow and for
- *       a bare workflow running the same steps; with where the time goes (from the history's event
- *       times) and the CPU each side burns per advance;
- *   <li>overhead: the same steps (the Nightly HR Sync's shape, repeated) run by the bare workflow and
- *       by ScheduleExecutionWorkflow, one after the other in alternating order, as medians and ratios;
+ *       over a schedule of {@code advances + 1} one-step groups, for ScheduleExecutionWorkflow and
+ *       for a bare workflow running the same steps; with where the time goes (from the history's
+ *       event times) and the CPU each side burns per advance;
+ *   <li>overhead: the same steps (the Nightly HR Sync's shape, repeated) run by the bare workflow
+ *       and by ScheduleExecutionWorkflow, one after the other in alternating order, as medians and
+ *       ratios;
  *   <li>trigger latency: a Temporal Schedule's nominal time → the execution's first step start.
  * </ul>
  *
@@ -89,7 +90,8 @@ class ScheduleBenchmarkIT {
     TimedStepActivities steps = new TimedStepActivities();
     WorkerFactory factory = WorkerFactory.newInstance(client);
     Worker worker =
-        factory.newWorker(TaskQueues.SCHEDULES, WorkerTuning.apply(WorkerOptions.newBuilder()).build());
+        factory.newWorker(
+            TaskQueues.SCHEDULES, WorkerTuning.apply(WorkerOptions.newBuilder()).build());
     worker.registerWorkflowImplementationTypes(
         ScheduleExecutionWorkflowImpl.class, BareSequenceWorkflowImpl.class);
     worker.registerActivitiesImplementations(steps);
@@ -98,14 +100,17 @@ class ScheduleBenchmarkIT {
     try {
       StringBuilder report = new StringBuilder();
       report.append("Machine: ").append(machine()).append("  \n");
-      report.append("Dev server flags: `").append(String.join(" ", env.server().options().extraArgs()));
+      report
+          .append("Dev server flags: `")
+          .append(String.join(" ", env.server().options().extraArgs()));
       report.append("`  \nLoad average at start: ").append(loadAverage()).append("\n\n");
 
       // Warm-up: JIT and server caches, not measured.
       runScheduleExecution(client, sequence("warmup", 100));
       runBare(client, sequence("warmup", 100));
 
-      report.append("| advancement | advances | p50 | p99 | max | server → worker (p50) |")
+      report
+          .append("| advancement | advances | p50 | p99 | max | server → worker (p50) |")
           .append(" workflow task (p50) | CPU per advance: server / test JVM |\n")
           .append("|---|---|---|---|---|---|---|---|\n");
       // Two halves each, in the order A B B A, so neither side gets the warmer or quieter machine.
@@ -159,7 +164,8 @@ class ScheduleBenchmarkIT {
       report.append(
           String.format(
               Locale.ROOT,
-              "%n| trigger latency (%d scheduled starts) | p50 %.0f ms | p99 %.0f ms | max %.0f ms |%n",
+              "%n| trigger latency (%d scheduled starts) | p50 %.0f ms | p99 %.0f ms | max %.0f ms"
+                  + " |%n",
               triggers.size(),
               percentile(triggers, 50),
               percentile(triggers, 99),
@@ -325,12 +331,16 @@ class ScheduleBenchmarkIT {
     return (System.nanoTime() - start) / 1e6;
   }
 
-  private static String runScheduleExecutionId(WorkflowClient client, ScheduleDefinition definition) {
+  private static String runScheduleExecutionId(
+      WorkflowClient client, ScheduleDefinition definition) {
     String id = definition.id() + "/manual/" + UUID.randomUUID();
     ScheduleExecutionWorkflow workflow =
         client.newWorkflowStub(
             ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder().setWorkflowId(id).setTaskQueue(TaskQueues.SCHEDULES).build());
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(id)
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .build());
     ExecutionResult result =
         workflow.run(new ScheduleExecutionInput(definition, BENCH, TriggerKind.Manual, null));
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
@@ -348,7 +358,10 @@ class ScheduleBenchmarkIT {
     BareSequenceWorkflow workflow =
         client.newWorkflowStub(
             BareSequenceWorkflow.class,
-            WorkflowOptions.newBuilder().setWorkflowId(id).setTaskQueue(TaskQueues.SCHEDULES).build());
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(id)
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .build());
     assertThat(workflow.run(definition)).hasSize(definition.steps().size());
     return id;
   }
@@ -378,7 +391,14 @@ class ScheduleBenchmarkIT {
 
   private static StepDefinition step(int index, String name) {
     return new StepDefinition(
-        index, name, null, new ExecutableStep("noop.sh", List.of(), null, null), null, null, null, null);
+        index,
+        name,
+        null,
+        new ExecutableStep("noop.sh", List.of(), null, null),
+        null,
+        null,
+        null,
+        null);
   }
 
   private static double percentile(List<Double> values, int p) {
@@ -394,8 +414,7 @@ class ScheduleBenchmarkIT {
     return ProcessHandle.current()
         .descendants()
         .filter(
-            p ->
-                p.info().arguments().map(args -> Arrays.asList(args).contains(port)).orElse(false))
+            p -> p.info().arguments().map(args -> Arrays.asList(args).contains(port)).orElse(false))
         .findFirst();
   }
 
@@ -433,7 +452,8 @@ class ScheduleBenchmarkIT {
           Files.readAllLines(Path.of("/proc/meminfo")).stream()
               .filter(l -> l.startsWith("MemTotal:"))
               .findFirst()
-              .map(l -> String.format(Locale.ROOT, "%.1f GiB RAM, ", Long.parseLong(l.replaceAll("\\D", "")) / 1048576.0))
+              .map(l -> Long.parseLong(l.replaceAll("\\D", "")) / 1048576.0)
+              .map(gib -> String.format(Locale.ROOT, "%.1f GiB RAM, ", gib))
               .orElse("");
     } catch (IOException ignored) {
       // The heap size below still says how much the benchmark could use.

@@ -52,21 +52,34 @@ class StepCancellationIT {
             null);
     ScheduleDefinition definition =
         new ScheduleDefinition(
-            "cancel-latency", "Cancel latency", null, true, null, null, null, null, List.of(longCount));
+            "cancel-latency",
+            "Cancel latency",
+            null,
+            true,
+            null,
+            null,
+            null,
+            null,
+            List.of(longCount));
     String id = "cancel-latency/" + UUID.randomUUID();
     WorkflowStub stub =
         client.newUntypedWorkflowStub(
             ScheduleExecutionWorkflow.TYPE,
-            WorkflowOptions.newBuilder().setWorkflowId(id).setTaskQueue(TaskQueues.SCHEDULES).build());
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(id)
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .build());
     stub.start(new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
-    // Once the first heartbeat is in, the next one waits for the throttle: that is what a cancel meets.
+    // Once the first heartbeat is in, the next one waits for the throttle: that is what a cancel
+    // meets.
     awaitHeartbeat(client, id, Duration.ofSeconds(60));
 
     long cancelledAt = System.nanoTime();
     stub.cancel();
     WorkflowFailedException failure =
         catchThrowableOfType(
-            () -> stub.getResult(60, TimeUnit.SECONDS, Object.class), WorkflowFailedException.class);
+            () -> stub.getResult(60, TimeUnit.SECONDS, Object.class),
+            WorkflowFailedException.class);
     Duration stoppedAfter = Duration.ofNanos(System.nanoTime() - cancelledAt);
 
     assertThat(failure).isNotNull();

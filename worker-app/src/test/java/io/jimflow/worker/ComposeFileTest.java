@@ -57,7 +57,9 @@ class ComposeFileTest {
     assertThat(dynamicConfig)
         .contains("system.enableActivityEagerExecution:\n  - value: true\n")
         .contains(
-            "history.transferProcessorMaxPollRPS:\n  - value: " + DevServer.TRANSFER_POLL_RPS + "\n");
+            "history.transferProcessorMaxPollRPS:\n  - value: "
+                + DevServer.TRANSFER_POLL_RPS
+                + "\n");
   }
 
   private static List<String> composeTool() {

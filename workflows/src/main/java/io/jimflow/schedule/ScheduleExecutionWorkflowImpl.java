@@ -346,9 +346,9 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   }
 
   /**
-   * Blocks until {@code unblocked} holds, showing the step rail first if it changed: the workflow task
-   * ends only when the workflow blocks, so the rail is rendered once per task, not once per change
-   * (a group of 500 steps would otherwise render it 500 times as it starts).
+   * Blocks until {@code unblocked} holds, showing the step rail first if it changed: a workflow
+   * task ends only when the workflow blocks, so the rail is rendered once per task, not once per
+   * change (a group of 500 steps would otherwise render it 500 times as it starts).
    */
   private void await(Supplier<Boolean> unblocked) {
     showStaleRail();

@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  */
 public final class DevServer implements AutoCloseable {
 
-  /** The history transfer queue's read rate per shard (docker/temporal/dynamicconfig.yaml has it too). */
+  /** The history transfer queue's reads per second per shard (also in the compose dynamic config). */
   public static final int TRANSFER_POLL_RPS = 100;
 
   /**
@@ -38,16 +38,17 @@ public final class DevServer implements AutoCloseable {
    * tests), for short step latencies:
    *
    * <ul>
-   *   <li>eager activity execution: a step a workflow task schedules comes back in that task's answer
-   *       instead of through a separate poll. A production server needs the same dynamic config
-   *       (docker-compose.yml sets it; see the README).
+   *   <li>eager activity execution: a step a workflow task schedules comes back in that task's
+   *       answer instead of through a separate poll. A production server needs the same dynamic
+   *       config (docker-compose.yml sets it; see the README).
    *   <li>a transfer queue read rate of {@link #TRANSFER_POLL_RPS} per history shard instead of 20:
-   *       every step group advance needs a read of that queue (to hand the next workflow task to the
-   *       worker), so at 20 reads per second a lone execution advanced at most every 50 ms.
-   *   <li>SQLite in WAL mode with {@code synchronous=NORMAL}: one disk flush per checkpoint instead of
-   *       several per transaction. A crash of the server process loses nothing; a power cut may lose
-   *       the last transactions, never the database (fine for a dev server; production runs on
-   *       PostgreSQL).
+   *       every step group advance needs a read of that queue (to hand the next workflow task to
+   *       the worker), so at 20 reads per second a lone execution advanced at most every 50 ms.
+   *       Production needs it too, like eager execution.
+   *   <li>SQLite in WAL mode with {@code synchronous=NORMAL}: one disk flush per checkpoint instead
+   *       of several per transaction. A crash of the server process loses nothing; a power cut may
+   *       lose the last transactions, never the database (fine for a dev server; production runs
+   *       on PostgreSQL).
    * </ul>
    */
   public static final List<String> LOW_LATENCY_ARGS =
