@@ -28,6 +28,13 @@ import java.util.Optional;
  */
 public final class E2eEnvironment implements AutoCloseable {
 
+  /**
+   * The dev server's flags: those of {@code ./jimflow dev}, or for comparisons the system property
+   * {@code jimflow.e2e.serverArgs} (space-separated flags; "none" for none).
+   */
+  private static final List<String> SERVER_ARGS =
+      serverArgs(System.getProperty("jimflow.e2e.serverArgs"));
+
   private final DevServer server;
   private final Path workDir;
   private final Path projectHome;
@@ -80,10 +87,16 @@ public final class E2eEnvironment implements AutoCloseable {
             db,
             workDir.resolve("temporal-server.log"),
             "default",
-            // Schedules fire in the tests every few seconds; keep the server's minimum low.
-            List.of(),
+            SERVER_ARGS,
             Duration.ofSeconds(90));
     return new E2eEnvironment(DevServer.start(options), workDir, projectHome);
+  }
+
+  private static List<String> serverArgs(String property) {
+    if (property == null || property.isBlank()) {
+      return DevServer.LOW_LATENCY_ARGS;
+    }
+    return property.strip().equals("none") ? List.of() : List.of(property.strip().split("\\s+"));
   }
 
   public String target() {
