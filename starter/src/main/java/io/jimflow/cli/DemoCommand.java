@@ -3,6 +3,7 @@ package io.jimflow.cli;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.client.NotFoundException;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.data.ExampleDataGenerator;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
@@ -10,22 +11,32 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedules.SchedulePlan;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code jimflow demo}: deploys the example schedules and runs the script-only one to its end,
- * printing each step transition and then the result table. {@code ./jimflow demo} brings up the
- * embedded dev server and a worker for it when none runs.
+ * {@code jimflow demo}: deploys the example schedules, generates example HR people, runs the Nightly
+ * HR Sync (import, sync, two exports, two confirming imports) and the script-only schedule to their
+ * ends, printing each step transition and then a result table (with each step's run record totals
+ * for the sync). {@code ./jimflow demo} brings up the embedded dev server and a worker for it when
+ * none runs.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Apply the example schedules, run the Executable-only example to its end and print its result.",
+      "Apply the example schedules, generate example HR people, run the Nightly HR Sync and the",
+      "Executable-only example to their ends and print each step's result and totals.",
       "./jimflow demo starts the embedded dev server and a worker for the demo when none runs.",
-      "Exit 0 when the run completed (a step allowed to fail may fail), 1 otherwise."
+      "Exit 0 when both runs completed (a step allowed to fail may fail), 1 otherwise."
     })
 public class DemoCommand extends DefinitionsFileCommand {
 
@@ -33,8 +44,33 @@ public class DemoCommand extends DefinitionsFileCommand {
       names = "--schedule",
       paramLabel = "ID",
       defaultValue = "script-demo",
-      description = "Schedule to run (default ${DEFAULT-VALUE}).")
+      description = "The Executable-only schedule to run (default ${DEFAULT-VALUE}).")
   String scheduleId;
+
+  @Option(
+      names = "--sync-schedule",
+      paramLabel = "ID",
+      defaultValue = "nightly-hr-sync",
+      description = "The identity sync schedule to run (default ${DEFAULT-VALUE}).")
+  String syncScheduleId;
+
+  @Option(
+      names = "--people",
+      paramLabel = "N",
+      defaultValue = "10000",
+      description = "Example HR people to generate for the sync (default ${DEFAULT-VALUE}).")
+  long people;
+
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      description =
+          "Where the worker reads hr.csv: the data/ folder of the worker's jimflow home"
+              + " (default: data/ of this checkout).")
+  Path dataDir;
+
+  @Option(names = "--skip-sync", description = "Run only the Executable-only schedule.")
+  boolean skipSync;
 
   @Option(names = "--poll-interval", hidden = true, defaultValue = "PT0.5S")
   Duration pollInterval;
@@ -44,12 +80,9 @@ public class DemoCommand extends DefinitionsFileCommand {
   }
 
   @Override
-  int run(JimflowClient client) throws InterruptedException {
-    ScheduleDefinition demo =
-        definitions.stream()
-            .filter(d -> d.id().equals(scheduleId))
-            .findFirst()
-            .orElseThrow(() -> new NotFoundException("schedule " + scheduleId + " is not in " + file));
+  int run(JimflowClient client) throws Exception {
+    ScheduleDefinition script = definition(scheduleId);
+    ScheduleDefinition sync = skipSync ? null : definition(syncScheduleId);
     SchedulePlan plan = client.applySchedules(definitions);
     printPlan(plan, "Applied " + file + ":");
     if (!client.hasWorker(TaskQueues.SCHEDULES)) {
@@ -60,15 +93,57 @@ public class DemoCommand extends DefinitionsFileCommand {
                   + " on this server; start one with ./jimflow dev and run the demo again");
       return JimflowCli.ENDED_BADLY;
     }
-    String workflowId =
-        client.startExecution(demo, new Initiator(InitiatorType.User, "demo", "jimflow demo"), false);
+    boolean allCompleted = true;
+    if (sync != null) {
+      generatePeople((dataDir == null ? home().resolve("data") : dataDir).resolve("hr.csv"));
+      allCompleted &= completed(runAndReport(client, sync, true));
+    }
+    allCompleted &= completed(runAndReport(client, script, false));
+    return allCompleted ? JimflowCli.OK : JimflowCli.ENDED_BADLY;
+  }
+
+  private ScheduleDefinition definition(String id) {
+    return definitions.stream()
+        .filter(d -> d.id().equals(id))
+        .findFirst()
+        .orElseThrow(() -> new NotFoundException("schedule " + id + " is not in " + file));
+  }
+
+  private static boolean completed(ExecutionResult result) {
+    return result.status() == ExecutionStatus.Complete
+        || result.status() == ExecutionStatus.CompleteWithError;
+  }
+
+  private void generatePeople(Path hr) throws IOException {
+    Files.createDirectories(hr.toAbsolutePath().getParent());
     out().println();
-    out().println("Running " + demo.name() + " as " + workflowId + " (watch it in the Temporal UI)");
+    out().println("Generating " + people + " example HR people into " + hr);
+    out().flush();
+    try (Writer writer = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
+      new ExampleDataGenerator(1L).write(people, writer, written -> {});
+    }
+  }
+
+  private static Path home() {
+    String home = System.getProperty("jimflow.home", System.getenv("JIMFLOW_HOME"));
+    return home == null || home.isBlank() ? Path.of("") : Path.of(home);
+  }
+
+  private ExecutionResult runAndReport(
+      JimflowClient client, ScheduleDefinition schedule, boolean withTotals)
+      throws InterruptedException {
+    String workflowId =
+        client.startExecution(
+            schedule, new Initiator(InitiatorType.User, "demo", "jimflow demo"), false);
+    out().println();
+    out().println("Running " + schedule.name() + " as " + workflowId + " (watch it in the Temporal UI)");
     out().flush();
     ExecutionResult result = RunCommand.follow(client, workflowId, out(), pollInterval);
 
     out().println();
-    Table table = new Table("GROUP", "STEP", "STATUS", "ATTEMPTS", "SECONDS", "MESSAGE");
+    Table table =
+        new Table(
+            "GROUP", "STEP", "STATUS", "ATTEMPTS", "SECONDS", withTotals ? "RUN RECORD TOTALS" : "MESSAGE");
     for (StepOutcome step : result.steps()) {
       table.row(
           step.index(),
@@ -78,18 +153,32 @@ public class DemoCommand extends DefinitionsFileCommand {
           step.startedAt() == null || step.endedAt() == null
               ? null
               : String.format(
-                  java.util.Locale.ROOT,
+                  Locale.ROOT,
                   "%.1f",
                   Duration.between(step.startedAt(), step.endedAt()).toMillis() / 1000.0),
-          lastLine(step.message()));
+          withTotals ? totals(step) : lastLine(step.message()));
     }
     table.print(out());
     out().println();
-    out().println(demo.name() + " ended " + result.status() + ": " + result.message());
-    return result.status() == ExecutionStatus.Complete
-            || result.status() == ExecutionStatus.CompleteWithError
-        ? JimflowCli.OK
-        : JimflowCli.ENDED_BADLY;
+    out()
+        .println(
+            schedule.name()
+                + " ended "
+                + result.status()
+                + (result.message() == null || result.message().isBlank()
+                    ? "."
+                    : ": " + result.message()));
+    return result;
+  }
+
+  /** The run record's non-zero totals, e.g. "added=10000 projected=10000". */
+  private static String totals(StepOutcome step) {
+    String text =
+        step.stats().entrySet().stream()
+            .filter(e -> e.getValue() != null && e.getValue() != 0)
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(" "));
+    return text.isEmpty() ? lastLine(step.message()) : text;
   }
 
   private static String lastLine(String message) {

@@ -27,7 +27,10 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       ExecutionsCommand.class,
       ItemsCommand.class,
-      DemoCommand.class
+      DemoCommand.class,
+      SystemsCommand.class,
+      HousekeepingCommand.class,
+      DataCommand.class
     })
 public class JimflowCli implements Runnable {
 

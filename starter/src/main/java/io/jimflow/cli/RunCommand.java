@@ -55,6 +55,11 @@ public class RunCommand extends ClientCommand {
 
   @Override
   Integer checkInput() {
+    if (io.jimflow.schedules.BuiltInSchedules.isBuiltIn(scheduleId)) {
+      throw new IllegalArgumentException(
+          "schedule " + scheduleId + " is built in and has no steps to run; start it with"
+              + " 'jimflow schedules trigger " + scheduleId + "'");
+    }
     if (file != null) {
       fromFile =
           ScheduleDefinitions.load(file).stream()

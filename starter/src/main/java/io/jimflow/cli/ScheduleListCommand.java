@@ -39,7 +39,7 @@ public class ScheduleListCommand extends ClientCommand {
         new Table("ID", "TRIGGER", "TIME ZONE", "PAUSED", "LAST RUN", "STATUS", "NEXT RUNS");
     for (ScheduleSummary s : schedules) {
       table.row(
-          s.id(),
+          s.builtIn() ? s.id() + " (built-in)" : s.id(),
           s.trigger(),
           s.timeZone(),
           s.paused() ? "yes" : "no",

@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
       ScheduleResumeCommand.class,
       ScheduleTriggerCommand.class,
       ScheduleBackfillCommand.class,
-      ScheduleDeleteCommand.class
+      ScheduleDeleteCommand.class,
+      ScheduleBuiltInsCommand.class
     })
 public class SchedulesCommand implements Runnable {
 

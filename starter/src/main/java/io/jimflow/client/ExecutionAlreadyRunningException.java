@@ -15,6 +15,12 @@ public class ExecutionAlreadyRunningException extends RuntimeException {
     this.runningWorkflowId = runningWorkflowId;
   }
 
+  /** Refusal of any other kind of run: {@code what} already runs as {@code runningWorkflowId}. */
+  public ExecutionAlreadyRunningException(String what, String runningWorkflowId, String reason) {
+    super(what + " is already running (" + runningWorkflowId + "): " + reason);
+    this.runningWorkflowId = runningWorkflowId;
+  }
+
   public String runningWorkflowId() {
     return runningWorkflowId;
   }

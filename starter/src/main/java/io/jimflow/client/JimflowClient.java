@@ -294,7 +294,7 @@ public final class JimflowClient implements AutoCloseable {
 
   /** What {@link #applySchedules} would change; changes nothing. */
   public SchedulePlan planSchedules(List<ScheduleDefinition> definitions) {
-    return new ScheduleReconciler(new TemporalScheduleStore(schedules)).plan(definitions);
+    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules)).plan(definitions);
   }
 
   /**
@@ -304,7 +304,17 @@ public final class JimflowClient implements AutoCloseable {
    *     did not create; nothing is changed then
    */
   public SchedulePlan applySchedules(List<ScheduleDefinition> definitions) {
-    return new ScheduleReconciler(new TemporalScheduleStore(schedules)).apply(definitions);
+    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules)).apply(definitions);
+  }
+
+  /**
+   * Creates the built-in schedules (housekeeping, history retention) that are missing, leaving every
+   * other schedule alone; what {@code ./jimflow dev} calls at start.
+   *
+   * @return the ids created
+   */
+  public List<String> ensureBuiltInSchedules() {
+    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules)).ensureBuiltIns();
   }
 
   /** Every schedule of the namespace, jimflow's first. */
@@ -365,6 +375,11 @@ public final class JimflowClient implements AutoCloseable {
    * @param force also delete a schedule jimflow did not create
    */
   public void deleteSchedule(String scheduleId, boolean force) {
+    if (io.jimflow.schedules.BuiltInSchedules.isBuiltIn(scheduleId)) {
+      throw new IllegalArgumentException(
+          "schedule " + scheduleId + " is built in and cannot be deleted; pause it with"
+              + " 'jimflow schedules pause " + scheduleId + "' or set 'enabled: false' in the schedules file");
+    }
     ScheduleDescription description = describeSchedule(scheduleId);
     if (!force && !isManaged(description)) {
       throw new IllegalArgumentException(
@@ -373,6 +388,11 @@ public final class JimflowClient implements AutoCloseable {
               + " was not created by jimflow; not deleting it without --force");
     }
     onSchedule(scheduleId, ScheduleHandle::delete);
+  }
+
+  /** Maintenance tasks: housekeeping now, clearing and deleting connected systems. */
+  public MaintenanceClient maintenance() {
+    return new MaintenanceClient(workflows);
   }
 
   @Override
@@ -458,7 +478,8 @@ public final class JimflowClient implements AutoCloseable {
   }
 
   private ScheduleSummary scheduleSummary(ScheduleDescription d) {
-    Optional<ScheduleDefinition> definition = definitionOf(d);
+    Optional<ScheduleDefinition> definition =
+        definitionOf(d).or(() -> io.jimflow.schedules.BuiltInSchedules.definitionOf(d));
     List<ScheduleActionResult> recent = d.getInfo().getRecentActions();
     ScheduleActionResult last = recent.isEmpty() ? null : recent.get(recent.size() - 1);
     String lastWorkflowId = null;
@@ -480,7 +501,8 @@ public final class JimflowClient implements AutoCloseable {
         last == null ? null : last.getScheduledAt(),
         lastWorkflowId,
         lastStatus,
-        d.getInfo().getNextActionTimes());
+        d.getInfo().getNextActionTimes(),
+        io.jimflow.schedules.BuiltInSchedules.isBuiltIn(d.getId()) && isManaged(d));
   }
 
   private ExecutionStatus statusOf(ScheduleActionExecutionStartWorkflow started) {

@@ -11,6 +11,7 @@ import java.util.List;
  * @param managed whether jimflow created it; other schedules are listed but never changed by apply
  * @param lastRunAt the nominal time of the most recent start, null if it never ran
  * @param lastRunStatus null if it never ran
+ * @param builtIn one of jimflow's built-in schedules (may be re-timed or paused, not deleted)
  */
 public record ScheduleSummary(
     String id,
@@ -22,7 +23,8 @@ public record ScheduleSummary(
     Instant lastRunAt,
     String lastRunWorkflowId,
     ExecutionStatus lastRunStatus,
-    List<Instant> nextRuns) {
+    List<Instant> nextRuns,
+    boolean builtIn) {
 
   public ScheduleSummary {
     nextRuns = nextRuns == null ? List.of() : List.copyOf(nextRuns);

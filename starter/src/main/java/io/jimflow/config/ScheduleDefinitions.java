@@ -8,6 +8,7 @@ import io.jimflow.config.tree.Problems;
 import io.jimflow.config.tree.Suggestions;
 import io.jimflow.config.tree.YamlTreeReader;
 import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedules.BuiltInSchedules;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
 import io.jimflow.schedule.StepDefinition;
@@ -151,6 +152,9 @@ public final class ScheduleDefinitions {
                 "duplicate schedule id '" + value + "' (first used on line " + first + ")");
           }
         });
+    if (id.isPresent() && BuiltInSchedules.isBuiltIn(id.get())) {
+      return Optional.of(readBuiltIn(s, id.get()));
+    }
     String name = s.optional("name", Conversions.nonBlankText()).orElse(id.orElse(""));
     String description = s.optional("description", Conversions.text()).orElse(null);
     boolean enabled = s.optional("enabled", Conversions.bool()).orElse(true);
@@ -194,6 +198,27 @@ public final class ScheduleDefinitions {
             overlap,
             catchupWindow,
             steps));
+  }
+
+  /**
+   * An entry of a built-in schedule's reserved id: it may re-time (trigger) or pause (enabled) the
+   * built-in, nothing else; a missing trigger keeps the built-in's default.
+   */
+  private ScheduleDefinition readBuiltIn(Fields s, String id) {
+    for (String key : SCHEDULE_KEYS) {
+      if (!BuiltInSchedules.ALLOWED_KEYS.contains(key) && s.has(key)) {
+        problems.at(
+            s.lineOf(key),
+            s.pathOf(key),
+            "'" + key + "' cannot be set on the built-in schedule '" + id
+                + "': only 'trigger' and 'enabled' may be changed (its work is fixed)");
+      }
+    }
+    boolean enabled = s.optional("enabled", Conversions.bool()).orElse(true);
+    Trigger trigger = s.fields("trigger").flatMap(this::readTrigger).orElse(null);
+    ScheduleDefinition defaults = BuiltInSchedules.defaults(id);
+    return new ScheduleDefinition(
+        id, defaults.name(), defaults.description(), enabled, trigger, null, null, null, List.of());
   }
 
   private Optional<Trigger> readTrigger(Fields t) {

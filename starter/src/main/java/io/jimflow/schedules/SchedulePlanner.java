@@ -50,7 +50,8 @@ public final class SchedulePlanner {
     }
     List<String> wanted = desired.stream().map(DesiredSchedule::id).toList();
     for (DeployedSchedule have : deployed) {
-      if (have.managed() && !wanted.contains(have.id())) {
+      // Built-in schedules are never deleted, even by a reconciler that does not deploy them.
+      if (have.managed() && !wanted.contains(have.id()) && !BuiltInSchedules.isBuiltIn(have.id())) {
         changes.add(new Change(Kind.DELETE, have.id(), List.of(), null));
       }
     }

@@ -9,16 +9,54 @@ import java.util.List;
 public final class ScheduleReconciler {
 
   private final ScheduleStore store;
+  private final boolean builtIns;
 
+  /** A reconciler of the file's own schedules only; built-in schedules are left as they are. */
   public ScheduleReconciler(ScheduleStore store) {
+    this(store, false);
+  }
+
+  private ScheduleReconciler(ScheduleStore store, boolean builtIns) {
     this.store = store;
+    this.builtIns = builtIns;
+  }
+
+  /**
+   * A reconciler that also deploys the {@link BuiltInSchedules}, with the trigger and enabled state
+   * of their entries in the file, or their defaults when the file omits them.
+   */
+  public static ScheduleReconciler withBuiltIns(ScheduleStore store) {
+    return new ScheduleReconciler(store, true);
   }
 
   /** What {@link #apply} would do now; changes nothing. */
   public SchedulePlan plan(List<ScheduleDefinition> definitions) {
-    List<DesiredSchedule> desired = definitions.stream().map(ScheduleMapper::desired).toList();
+    List<DesiredSchedule> desired =
+        new java.util.ArrayList<>(
+            BuiltInSchedules.userDefined(definitions).stream().map(ScheduleMapper::desired).toList());
+    if (builtIns) {
+      desired.addAll(BuiltInSchedules.desired(definitions));
+    }
     return SchedulePlanner.plan(
         desired, store.deployed(desired.stream().map(DesiredSchedule::id).toList()));
+  }
+
+  /**
+   * Creates the built-in schedules that are missing, with their defaults; leaves every other
+   * schedule, and built-ins a user re-timed or paused, as they are. For {@code ./jimflow dev} start.
+   *
+   * @return the ids created
+   */
+  public List<String> ensureBuiltIns() {
+    List<String> deployed = store.deployed(BuiltInSchedules.IDS).stream().map(DeployedSchedule::id).toList();
+    List<String> created = new java.util.ArrayList<>();
+    for (DesiredSchedule builtIn : BuiltInSchedules.desired(List.of())) {
+      if (!deployed.contains(builtIn.id())) {
+        store.create(builtIn);
+        created.add(builtIn.id());
+      }
+    }
+    return created;
   }
 
   /**

@@ -17,6 +17,9 @@ import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedules.ScheduleMapper;
+import io.jimflow.worker.WorkerTuning;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.schedules.Schedule;
@@ -27,37 +30,49 @@ import io.temporal.client.schedules.ScheduleOptions;
 import io.temporal.client.schedules.ScheduleSpec;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerOptions;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Orchestration benchmark on the real dev server (not a timed test: it only runs with
- * {@code -Djimflow.benchmark=true}). Steps do nothing, so every figure is orchestration:
+ * Orchestration benchmark on the real dev server (not a timed test: it only runs with {@code
+ * -Djimflow.benchmark=true}). Steps do nothing, so every figure is orchestration; the worker is
+ * in-process with the options of {@link WorkerTuning}, the server has the dev server's settings.
  *
  * <ul>
- *   <li>advancement latency: end of a group's last step → start of the next group's first step;
- *   <li>trigger latency: a Temporal Schedule's nominal time → the execution's first step start;
- *   <li>overhead: the same steps run by a bare workflow and by ScheduleExecutionWorkflow, side by
- *       side, as a ratio of wall times.
+ *   <li>advancement latency: end of a group's last step → start of the next group's first step,
+ *       over a schedule of {@code advances + 1} one-step groups, for ScheduleExecutionWorkflow and
+ *       for a bare workflow running the same steps; with where the time goes (from the history's
+ *       event times) and the CPU each side burns per advance;
+ *   <li>overhead: the same steps (the Nightly HR Sync's shape, repeated) run by the bare workflow
+ *       and by ScheduleExecutionWorkflow, one after the other in alternating order, as medians and
+ *       ratios;
+ *   <li>trigger latency: a Temporal Schedule's nominal time → the execution's first step start.
  * </ul>
  *
  * <p>Run: {@code ./mvnw -B install -DskipTests && ./mvnw -B verify -pl worker-app -Dtest=none
  * -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ScheduleBenchmarkIT -Djimflow.benchmark=true};
- * the report lands in {@code worker-app/target/benchmarks/schedule-execution.md}.
+ * the report lands in {@code worker-app/target/benchmarks/schedule-execution.md}. Smaller runs for
+ * quick iterations: {@code -Djimflow.benchmark.advances=100 -Djimflow.benchmark.rounds=2
+ * -Djimflow.benchmark.triggers=5}.
  */
 @ExtendWith(TemporalDevServerExtension.class)
 @EnabledIfSystemProperty(named = "jimflow.benchmark", matches = "true")
@@ -65,7 +80,7 @@ class ScheduleBenchmarkIT {
 
   private static final Initiator BENCH = new Initiator(InitiatorType.System, "bench", "benchmark");
   private static final int ADVANCES = Integer.getInteger("jimflow.benchmark.advances", 400);
-  private static final int OVERHEAD_ROUNDS = Integer.getInteger("jimflow.benchmark.rounds", 7);
+  private static final int OVERHEAD_ROUNDS = Integer.getInteger("jimflow.benchmark.rounds", 8);
   private static final int TRIGGERS = Integer.getInteger("jimflow.benchmark.triggers", 20);
 
   @Test
@@ -74,81 +89,200 @@ class ScheduleBenchmarkIT {
     WorkflowClient client = env.client(namespace);
     TimedStepActivities steps = new TimedStepActivities();
     WorkerFactory factory = WorkerFactory.newInstance(client);
-    Worker worker = factory.newWorker(TaskQueues.SCHEDULES);
+    Worker worker =
+        factory.newWorker(
+            TaskQueues.SCHEDULES, WorkerTuning.apply(WorkerOptions.newBuilder()).build());
     worker.registerWorkflowImplementationTypes(
         ScheduleExecutionWorkflowImpl.class, BareSequenceWorkflowImpl.class);
     worker.registerActivitiesImplementations(steps);
     factory.start();
+    Optional<ProcessHandle> server = serverProcess(env);
     try {
       StringBuilder report = new StringBuilder();
-      report.append("Machine: ").append(machine()).append("\n\n");
+      report.append("Machine: ").append(machine()).append("  \n");
+      report
+          .append("Dev server flags: `")
+          .append(String.join(" ", env.server().options().extraArgs()));
+      report.append("`  \nLoad average at start: ").append(loadAverage()).append("\n\n");
 
       // Warm-up: JIT and server caches, not measured.
-      runScheduleExecution(client, sequence("warmup", 30));
-      runBare(client, sequence("warmup", 30));
+      runScheduleExecution(client, sequence("warmup", 100));
+      runBare(client, sequence("warmup", 100));
 
-      List<Double> advances = advancementLatencies(client, steps);
-      report.append(
-          String.format(
-              Locale.ROOT,
-              "| advancement latency (%d advances) | p50 %.1f ms | p99 %.1f ms | max %.1f ms |%n",
-              advances.size(), percentile(advances, 50), percentile(advances, 99), Collections.max(advances)));
+      report
+          .append("| advancement | advances | p50 | p99 | max | server → worker (p50) |")
+          .append(" workflow task (p50) | CPU per advance: server / test JVM |\n")
+          .append("|---|---|---|---|---|---|---|---|\n");
+      // Two halves each, in the order A B B A, so neither side gets the warmer or quieter machine.
+      int half = ADVANCES / 2;
+      Advancement jimflow = advancement(client, steps, server, true, half);
+      Advancement bare = advancement(client, steps, server, false, half);
+      bare = bare.plus(advancement(client, steps, server, false, ADVANCES - half));
+      jimflow = jimflow.plus(advancement(client, steps, server, true, ADVANCES - half));
+      report.append(jimflow.row("ScheduleExecutionWorkflow")).append(bare.row("bare workflow"));
 
       List<Double> ratios = new ArrayList<>();
       List<Double> bareMs = new ArrayList<>();
       List<Double> jimflowMs = new ArrayList<>();
       ScheduleDefinition shape = hrSyncShape(25);
+      int groups = shape.steps().stream().mapToInt(StepDefinition::index).max().orElse(0) + 1;
       for (int round = 0; round < OVERHEAD_ROUNDS; round++) {
-        double bare = runBare(client, shape);
-        double jimflow = runScheduleExecution(client, shape);
-        bareMs.add(bare);
-        jimflowMs.add(jimflow);
-        ratios.add(jimflow / bare);
+        // Alternating who goes first keeps a warming or cooling machine from favouring one side.
+        double jimflowFirst = round % 2 == 0 ? runScheduleExecution(client, shape) : 0;
+        double bareRun = runBare(client, shape);
+        double jimflowRun = round % 2 == 0 ? jimflowFirst : runScheduleExecution(client, shape);
+        bareMs.add(bareRun);
+        jimflowMs.add(jimflowRun);
+        ratios.add(jimflowRun / bareRun);
       }
       report.append(
           String.format(
               Locale.ROOT,
-              "| overhead (%d steps in %d groups, %d rounds side by side) | bare median %.0f ms |"
-                  + " ScheduleExecutionWorkflow median %.0f ms | median ratio %.2f× |%n",
+              "%n| overhead: %d steps in %d groups, %d rounds in alternating order | median |"
+                  + " min | max |%n|---|---|---|---|%n"
+                  + "| bare workflow | %.0f ms | %.0f ms | %.0f ms |%n"
+                  + "| ScheduleExecutionWorkflow | %.0f ms | %.0f ms | %.0f ms |%n"
+                  + "| ratio per round | %.2f× | %.2f× | %.2f× |%n"
+                  + "| ratio of the medians | %.2f× | | |%n"
+                  + "| difference of the medians per group | %.1f ms | | |%n",
               shape.steps().size(),
-              shape.steps().stream().mapToInt(StepDefinition::index).max().orElse(0) + 1,
+              groups,
               OVERHEAD_ROUNDS,
               percentile(bareMs, 50),
+              Collections.min(bareMs),
+              Collections.max(bareMs),
               percentile(jimflowMs, 50),
-              percentile(ratios, 50)));
+              Collections.min(jimflowMs),
+              Collections.max(jimflowMs),
+              percentile(ratios, 50),
+              Collections.min(ratios),
+              Collections.max(ratios),
+              percentile(jimflowMs, 50) / percentile(bareMs, 50),
+              (percentile(jimflowMs, 50) - percentile(bareMs, 50)) / groups));
 
-      List<Double> triggers = triggerLatencies(client, namespace, env, steps);
+      List<Double> triggers = triggerLatencies(namespace, env, steps);
       report.append(
           String.format(
               Locale.ROOT,
-              "| trigger latency (%d scheduled starts) | p50 %.0f ms | p99 %.0f ms | max %.0f ms |%n",
-              triggers.size(), percentile(triggers, 50), percentile(triggers, 99), Collections.max(triggers)));
+              "%n| trigger latency (%d scheduled starts) | p50 %.0f ms | p99 %.0f ms | max %.0f ms"
+                  + " |%n",
+              triggers.size(),
+              percentile(triggers, 50),
+              percentile(triggers, 99),
+              Collections.max(triggers)));
+      report.append("\nLoad average at end: ").append(loadAverage()).append('\n');
 
       Path out = env.projectHome().resolve("worker-app/target/benchmarks/schedule-execution.md");
       Files.createDirectories(out.getParent());
       Files.writeString(out, report.toString());
       System.out.println("\n" + report);
-      assertThat(advances).hasSizeGreaterThanOrEqualTo(200);
+      assertThat(jimflow.latencies()).hasSize(ADVANCES);
     } finally {
       factory.shutdown();
     }
   }
 
-  private List<Double> advancementLatencies(WorkflowClient client, TimedStepActivities steps) {
-    ScheduleDefinition definition = sequence("advance", ADVANCES + 1);
-    String id = runScheduleExecutionId(client, definition);
+  /** One advancement run: latencies (ms), their split from the history, CPU per advance (ms). */
+  private record Advancement(
+      List<Double> latencies,
+      List<Double> dispatch,
+      List<Double> decision,
+      Optional<Double> serverCpuMillis,
+      double testJvmCpuMillis) {
+
+    Advancement plus(Advancement other) {
+      return new Advancement(
+          concat(latencies, other.latencies),
+          concat(dispatch, other.dispatch),
+          concat(decision, other.decision),
+          serverCpuMillis.flatMap(a -> other.serverCpuMillis.map(b -> a + b)),
+          testJvmCpuMillis + other.testJvmCpuMillis);
+    }
+
+    private static List<Double> concat(List<Double> a, List<Double> b) {
+      List<Double> all = new ArrayList<>(a);
+      all.addAll(b);
+      return all;
+    }
+
+    String row(String name) {
+      return String.format(
+          Locale.ROOT,
+          "| %s | %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %s / %.1f ms |%n",
+          name,
+          latencies.size(),
+          percentile(latencies, 50),
+          percentile(latencies, 99),
+          Collections.max(latencies),
+          percentile(dispatch, 50),
+          percentile(decision, 50),
+          serverCpuMillis
+              .map(ms -> String.format(Locale.ROOT, "%.1f ms", ms / latencies.size()))
+              .orElse("n/a"),
+          testJvmCpuMillis / latencies.size());
+    }
+  }
+
+  private Advancement advancement(
+      WorkflowClient client,
+      TimedStepActivities steps,
+      Optional<ProcessHandle> server,
+      boolean scheduleExecution,
+      int advances) {
+    ScheduleDefinition definition = sequence("advance", advances + 1);
+    Optional<Duration> serverCpuBefore = server.flatMap(p -> p.info().totalCpuDuration());
+    long jvmCpuBefore = processCpuNanos();
+    String id =
+        scheduleExecution
+            ? runScheduleExecutionId(client, definition)
+            : runBareId(client, definition);
+    long jvmCpu = processCpuNanos() - jvmCpuBefore;
+    Optional<Double> serverCpu =
+        serverCpuBefore.flatMap(
+            before ->
+                server
+                    .flatMap(p -> p.info().totalCpuDuration())
+                    .map(after -> after.minus(before).toNanos() / 1e6));
     List<TimedStepActivities.Span> spans = new ArrayList<>(steps.spans.get(id));
     spans.sort(Comparator.comparingInt(TimedStepActivities.Span::position));
     List<Double> latencies = new ArrayList<>();
     for (int i = 1; i < spans.size(); i++) {
       latencies.add((spans.get(i).startNanos() - spans.get(i - 1).endNanos()) / 1e6);
     }
-    return latencies;
+    // Per advance: a step's result recorded → the workflow task handed to the worker (server,
+    // matching) → the workflow task answered with the next step (worker, including the call).
+    List<Double> dispatch = new ArrayList<>();
+    List<Double> decision = new ArrayList<>();
+    List<HistoryEvent> events = client.fetchHistory(id).getEvents();
+    for (int i = 0; i < events.size(); i++) {
+      if (events.get(i).getEventType() != EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) {
+        continue;
+      }
+      Optional<HistoryEvent> started = next(events, i, EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+      Optional<HistoryEvent> completed =
+          next(events, i, EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+      if (started.isPresent() && completed.isPresent()) {
+        dispatch.add(millisBetween(events.get(i), started.get()));
+        decision.add(millisBetween(started.get(), completed.get()));
+      }
+    }
+    return new Advancement(latencies, dispatch, decision, serverCpu, jvmCpu / 1e6);
+  }
+
+  private static Optional<HistoryEvent> next(List<HistoryEvent> events, int from, EventType type) {
+    return events.subList(from, events.size()).stream()
+        .filter(e -> e.getEventType() == type)
+        .findFirst();
+  }
+
+  private static double millisBetween(HistoryEvent from, HistoryEvent to) {
+    Function<HistoryEvent, Double> millis =
+        e -> e.getEventTime().getSeconds() * 1e3 + e.getEventTime().getNanos() / 1e6;
+    return millis.apply(to) - millis.apply(from);
   }
 
   private List<Double> triggerLatencies(
-      WorkflowClient client, String namespace, E2eEnvironment env, TimedStepActivities steps)
-      throws InterruptedException {
+      String namespace, E2eEnvironment env, TimedStepActivities steps) throws InterruptedException {
     ScheduleClient schedules =
         ScheduleClient.newInstance(
             env.stubs(), ScheduleClientOptions.newBuilder().setNamespace(namespace).build());
@@ -162,7 +296,8 @@ class ScheduleBenchmarkIT {
                     .setIntervals(List.of(new ScheduleIntervalSpec(Duration.ofSeconds(2))))
                     .build())
             .build();
-    var handle = schedules.createSchedule(scheduleId, everyTwoSeconds, ScheduleOptions.newBuilder().build());
+    var handle =
+        schedules.createSchedule(scheduleId, everyTwoSeconds, ScheduleOptions.newBuilder().build());
     try {
       long deadline = System.nanoTime() + Duration.ofSeconds(TRIGGERS * 2L + 30).toNanos();
       while (countTriggered(steps, definition.id()) < TRIGGERS && System.nanoTime() < deadline) {
@@ -196,12 +331,16 @@ class ScheduleBenchmarkIT {
     return (System.nanoTime() - start) / 1e6;
   }
 
-  private static String runScheduleExecutionId(WorkflowClient client, ScheduleDefinition definition) {
+  private static String runScheduleExecutionId(
+      WorkflowClient client, ScheduleDefinition definition) {
     String id = definition.id() + "/manual/" + UUID.randomUUID();
     ScheduleExecutionWorkflow workflow =
         client.newWorkflowStub(
             ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder().setWorkflowId(id).setTaskQueue(TaskQueues.SCHEDULES).build());
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(id)
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .build());
     ExecutionResult result =
         workflow.run(new ScheduleExecutionInput(definition, BENCH, TriggerKind.Manual, null));
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
@@ -209,16 +348,22 @@ class ScheduleBenchmarkIT {
   }
 
   private static double runBare(WorkflowClient client, ScheduleDefinition definition) {
+    long start = System.nanoTime();
+    runBareId(client, definition);
+    return (System.nanoTime() - start) / 1e6;
+  }
+
+  private static String runBareId(WorkflowClient client, ScheduleDefinition definition) {
+    String id = "bare/" + UUID.randomUUID();
     BareSequenceWorkflow workflow =
         client.newWorkflowStub(
             BareSequenceWorkflow.class,
             WorkflowOptions.newBuilder()
-                .setWorkflowId("bare/" + UUID.randomUUID())
+                .setWorkflowId(id)
                 .setTaskQueue(TaskQueues.SCHEDULES)
                 .build());
-    long start = System.nanoTime();
-    workflow.run(definition);
-    return (System.nanoTime() - start) / 1e6;
+    assertThat(workflow.run(definition)).hasSize(definition.steps().size());
+    return id;
   }
 
   /** {@code groups} groups of one step each. */
@@ -246,7 +391,14 @@ class ScheduleBenchmarkIT {
 
   private static StepDefinition step(int index, String name) {
     return new StepDefinition(
-        index, name, null, new ExecutableStep("noop.sh", List.of(), null, null), null, null, null, null);
+        index,
+        name,
+        null,
+        new ExecutableStep("noop.sh", List.of(), null, null),
+        null,
+        null,
+        null,
+        null);
   }
 
   private static double percentile(List<Double> values, int p) {
@@ -254,6 +406,32 @@ class ScheduleBenchmarkIT {
     Collections.sort(sorted);
     int rank = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
     return sorted.get(Math.max(0, Math.min(rank, sorted.size() - 1)));
+  }
+
+  /** The dev server is a child process of this JVM; found by its gRPC port. */
+  private static Optional<ProcessHandle> serverProcess(E2eEnvironment env) {
+    String port = Integer.toString(env.server().options().port());
+    return ProcessHandle.current()
+        .descendants()
+        .filter(
+            p -> p.info().arguments().map(args -> Arrays.asList(args).contains(port)).orElse(false))
+        .findFirst();
+  }
+
+  private static long processCpuNanos() {
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : 0;
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return parts[0] + " / " + parts[1] + " / " + parts[2] + " (1 / 5 / 15 min)";
+    } catch (IOException e) {
+      return "unknown";
+    }
   }
 
   private static String machine() {
@@ -268,10 +446,23 @@ class ScheduleBenchmarkIT {
     } catch (IOException ignored) {
       // Not Linux: the core count still says what matters most.
     }
+    String memory = "";
+    try {
+      memory =
+          Files.readAllLines(Path.of("/proc/meminfo")).stream()
+              .filter(l -> l.startsWith("MemTotal:"))
+              .findFirst()
+              .map(l -> Long.parseLong(l.replaceAll("\\D", "")) / 1048576.0)
+              .map(gib -> String.format(Locale.ROOT, "%.1f GiB RAM, ", gib))
+              .orElse("");
+    } catch (IOException ignored) {
+      // The heap size below still says how much the benchmark could use.
+    }
     return Runtime.getRuntime().availableProcessors()
         + " cores ("
         + cpu
         + "), "
+        + memory
         + (Runtime.getRuntime().maxMemory() >> 20)
         + " MiB max heap for the test JVM, "
         + System.getProperty("os.name")

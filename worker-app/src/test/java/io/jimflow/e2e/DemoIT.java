@@ -9,12 +9,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
 
-/** {@code jimflow demo}: the shipped examples deploy and the script schedule runs to its end. */
+/**
+ * {@code jimflow demo}: the shipped examples deploy, generated people flow through the Nightly HR
+ * Sync, and the script schedule runs to its end.
+ */
 @ExtendWith(TemporalDevServerExtension.class)
 class DemoIT {
 
   @Test
-  void theDemoAppliesTheExamplesAndPrintsTheScriptScheduleResult(E2eEnvironment env) {
+  void theDemoSyncsGeneratedPeopleAndRunsTheScriptSchedule(E2eEnvironment env) {
     env.sharedWorker();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -29,7 +32,11 @@ class DemoIT {
             "--address",
             env.target(),
             "--namespace",
-            env.namespace());
+            env.namespace(),
+            "--people",
+            "2000",
+            "--data-dir",
+            env.dataPlaneDirectory().resolve("data").toString());
 
     assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
     assertThat(out.toString())
@@ -37,6 +44,8 @@ class DemoIT {
         .containsPattern("GROUP\\s+STEP\\s+STATUS\\s+ATTEMPTS")
         .containsPattern("Flaky Check\\s+FailedWithError")
         .containsPattern("Wrap Up\\s+Complete")
-        .contains("Script Demo ended CompleteWithError");
+        .contains("Script Demo ended CompleteWithError")
+        .contains("Nightly HR Sync ended Complete")
+        .containsPattern("HR System - Full Import\\s+Complete\\s+1\\s+[0-9.]+\\s+.*added=2000");
   }
 }

@@ -28,6 +28,13 @@ import java.util.Optional;
  */
 public final class E2eEnvironment implements AutoCloseable {
 
+  /**
+   * The dev server's flags: those of {@code ./jimflow dev}, or for comparisons the system property
+   * {@code jimflow.e2e.serverArgs} (space-separated flags; "none" for none).
+   */
+  private static final List<String> SERVER_ARGS =
+      serverArgs(System.getProperty("jimflow.e2e.serverArgs"));
+
   private final DevServer server;
   private final Path workDir;
   private final Path projectHome;
@@ -80,10 +87,16 @@ public final class E2eEnvironment implements AutoCloseable {
             db,
             workDir.resolve("temporal-server.log"),
             "default",
-            // Schedules fire in the tests every few seconds; keep the server's minimum low.
-            List.of(),
+            SERVER_ARGS,
             Duration.ofSeconds(90));
     return new E2eEnvironment(DevServer.start(options), workDir, projectHome);
+  }
+
+  private static List<String> serverArgs(String property) {
+    if (property == null || property.isBlank()) {
+      return DevServer.LOW_LATENCY_ARGS;
+    }
+    return property.strip().equals("none") ? List.of() : List.of(property.strip().split("\\s+"));
   }
 
   public String target() {
@@ -116,6 +129,14 @@ public final class E2eEnvironment implements AutoCloseable {
 
   public Path projectHome() {
     return projectHome;
+  }
+
+  /**
+   * The directory the run's workers resolve the connected systems' files against ({@code
+   * data/hr.csv} and the export targets lie below it), unless a test sets its own.
+   */
+  public Path dataPlaneDirectory() {
+    return workDir.resolve("data-plane");
   }
 
   /** A fresh directory under {@code worker-app/target/e2e} for one test's files. */
@@ -188,6 +209,13 @@ public final class E2eEnvironment implements AutoCloseable {
     full.putIfAbsent("TEMPORAL_ADDRESS", server.target());
     full.putIfAbsent("TEMPORAL_NAMESPACE", server.namespace());
     full.putIfAbsent("JIMFLOW_HOME", projectHome.toString());
+    // The run's own store and data files, never the checkout's data/ (a ./jimflow dev may use it).
+    // AUTO_SERVER lets several worker processes of the run share the one embedded store.
+    full.putIfAbsent(
+        "JIMFLOW_STORE_URL",
+        "jdbc:h2:file:" + workDir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE");
+    full.putIfAbsent("JIMFLOW_STORE_USERNAME", "sa");
+    full.putIfAbsent("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataPlaneDirectory().toString());
     WorkerProcess worker = WorkerProcess.start(name, projectHome, newDirectory(name), full);
     workers.add(worker);
     return worker;

@@ -64,6 +64,8 @@ class SchedulesIT {
       throws Exception {
     this.env = env;
     createdSchedules.addAll(List.of("e2e-apply-nightly", "e2e-apply-manual"));
+    // apply also deploys the built-in schedules (housekeeping, history retention).
+    createdSchedules.addAll(io.jimflow.schedules.BuiltInSchedules.IDS);
     Path file = env.newDirectory("apply").resolve("schedules.yaml");
     Files.writeString(
         file,
@@ -91,7 +93,7 @@ class SchedulesIT {
 
     Cli again = cli("schedules", "apply", "-f", file.toString());
     assertThat(again.exit).isZero();
-    assertThat(again.out).contains("No changes: 2 schedules are up to date.");
+    assertThat(again.out).contains("No changes: 4 schedules are up to date.");
 
     ScheduleDescription nightly = env.scheduleClient().getHandle("e2e-apply-nightly").describe();
     assertThat(nightly.getSchedule().getState().isPaused()).isTrue();
@@ -122,8 +124,7 @@ class SchedulesIT {
     assertThat(shipped.exit).as(shipped.err).isZero();
     assertThat(shipped.out).contains("+ create nightly-hr-sync", "+ create script-demo");
 
-    Cli list = cli("schedules", "list", "--json");
-    JsonNode listed = find(JSON.readTree(list.out).get("schedules"), "id", "e2e-apply-nightly");
+    JsonNode listed = listedSchedule("e2e-apply-nightly");
     assertThat(listed.get("paused").asBoolean()).isFalse();
     assertThat(listed.get("trigger").asText()).isEqualTo("cron \"30 3 * * *\"");
     assertThat(listed.get("timeZone").asText()).isEqualTo("Europe/London");
@@ -240,8 +241,7 @@ class SchedulesIT {
         .anySatisfy(
             a -> assertThat(a.getScheduledAt()).isEqualTo(Instant.parse("2025-01-01T03:00:00Z")));
 
-    JsonNode listed =
-        find(JSON.readTree(cli("schedules", "list", "--json").out).get("schedules"), "id", id);
+    JsonNode listed = listedSchedule(id);
     assertThat(listed.get("lastRunAt").asText()).isNotEmpty();
     assertThat(listed.get("trigger").asText()).isEqualTo("cron \"0 3 1 1 *\"");
 
@@ -384,6 +384,22 @@ schedules:
 
   private static ScheduleDefinition definition(String schedule) {
     return ScheduleDefinitions.parse("schedules:\n" + schedule, "test").get(0);
+  }
+
+  /** The schedule as `schedules list --json` shows it; listings lag a moment behind a create. */
+  private JsonNode listedSchedule(String id) throws Exception {
+    Instant deadline = Instant.now().plus(PATIENCE);
+    while (true) {
+      JsonNode schedules = JSON.readTree(cli("schedules", "list", "--json").out).get("schedules");
+      try {
+        return find(schedules, "id", id);
+      } catch (AssertionError notListedYet) {
+        if (Instant.now().isAfter(deadline)) {
+          throw notListedYet;
+        }
+        Thread.sleep(250);
+      }
+    }
   }
 
   private static JsonNode find(JsonNode array, String field, String value) {

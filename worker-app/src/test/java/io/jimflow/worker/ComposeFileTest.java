@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.TemporalCli;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +43,23 @@ class ComposeFileTest {
     assertThat(compose).contains("postgresql:", "temporal:", "temporal-ui:", "worker:");
     assertThat(dockerfile).contains("HEALTHCHECK").contains("/tmp/healthcheck").contains("-lt 60");
     assertThat(compose).contains("stat -c %Y /tmp/healthcheck");
+  }
+
+  @Test
+  void theTemporalServerRunsWithTheDevServersLowLatencySettings() throws Exception {
+    String compose = Files.readString(composeFile);
+    String dynamicConfig = Files.readString(home.resolve("docker/temporal/dynamicconfig.yaml"));
+
+    assertThat(compose)
+        .contains("DYNAMIC_CONFIG_FILE_PATH: config/dynamicconfig/jimflow.yaml")
+        .contains(
+            "./docker/temporal/dynamicconfig.yaml:/etc/temporal/config/dynamicconfig/jimflow.yaml");
+    assertThat(dynamicConfig)
+        .contains("system.enableActivityEagerExecution:\n  - value: true\n")
+        .contains(
+            "history.transferProcessorMaxPollRPS:\n  - value: "
+                + DevServer.TRANSFER_POLL_RPS
+                + "\n");
   }
 
   private static List<String> composeTool() {

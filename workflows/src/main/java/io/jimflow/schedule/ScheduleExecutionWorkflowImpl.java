@@ -19,6 +19,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
@@ -46,6 +47,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   private int running;
   private int ended;
   private final List<AbandonStepRequest> toAbandon = new ArrayList<>();
+  private boolean railStale;
 
   @Override
   public ExecutionResult run(ScheduleExecutionInput input) {
@@ -64,7 +66,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         JimflowSearchAttributes.SCHEDULE_ID.valueSet(definition.id()),
         JimflowSearchAttributes.STATUS.valueSet(status.name()),
         JimflowSearchAttributes.STEP_GROUP.valueSet(0L));
-    showRail();
+    railStale = true;
 
     boolean cancelled = false;
     GroupVerdict stoppedBy = null;
@@ -79,12 +81,12 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       currentGroup = g + 1;
       Workflow.upsertTypedSearchAttributes(
           JimflowSearchAttributes.STEP_GROUP.valueSet((long) currentGroup));
-      showRail();
+      railStale = true;
       try {
         runGroup(group, root);
       } catch (CanceledFailure e) {
         // Cancelled steps end only once their runner has stopped (WAIT_CANCELLATION_COMPLETED).
-        Workflow.newDetachedCancellationScope(() -> Workflow.await(() -> running == 0)).run();
+        Workflow.newDetachedCancellationScope(() -> await(() -> running == 0)).run();
         cancelled = anyUnfinished(group) || board.count(StepStatus.Waiting) > 0;
       }
       abandonLeftovers();
@@ -157,7 +159,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         start(waiting.poll());
       }
       int endedBefore = ended;
-      Workflow.await(() -> ended != endedBefore);
+      await(() -> ended != endedBefore);
     }
     if (root.isCancelRequested()) {
       throw new CanceledFailure("cancelled while the group ran");
@@ -177,7 +179,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         Workflow.newActivityStub(StepActivities.class, StepOptions.forStep(step));
     board.started(planned.position(), now());
     running++;
-    showRail();
+    railStale = true;
     Promise<StepRunResult> promise = Async.function(activities::runStep, request);
     // Each step is handled on its own: one failing never cancels its siblings.
     promise.handle(
@@ -195,7 +197,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
           } else {
             recordFailure(request, failure);
           }
-          showRail();
+          railStale = true;
           return null;
         });
   }
@@ -280,6 +282,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     }
     List<AbandonStepRequest> requests = List.copyOf(toAbandon);
     toAbandon.clear();
+    showStaleRail();
     Workflow.newDetachedCancellationScope(
             () -> {
               List<Promise<Void>> calls = new ArrayList<>();
@@ -342,7 +345,24 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     return "All " + board.all().size() + " step(s) complete";
   }
 
+  /**
+   * Blocks until {@code unblocked} holds, showing the step rail first if it changed: a workflow
+   * task ends only when the workflow blocks, so the rail is rendered once per task, not once per
+   * change (a group of 500 steps would otherwise render it 500 times as it starts).
+   */
+  private void await(Supplier<Boolean> unblocked) {
+    showStaleRail();
+    Workflow.await(unblocked);
+  }
+
+  private void showStaleRail() {
+    if (railStale) {
+      showRail();
+    }
+  }
+
   private void showRail() {
+    railStale = false;
     Workflow.setCurrentDetails(board.rail(definition.name(), status, currentGroup, message));
   }
 

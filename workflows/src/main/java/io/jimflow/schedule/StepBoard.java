@@ -1,6 +1,7 @@
 package io.jimflow.schedule;
 
 import java.time.Instant;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,8 +83,9 @@ public final class StepBoard {
     return steps.get(position);
   }
 
+  /** A read-only view of every step's state by position (not a copy: it follows later changes). */
   public Map<Integer, StepOutcome> byPosition() {
-    return Map.copyOf(steps);
+    return Collections.unmodifiableMap(steps);
   }
 
   /** Every step's state in plan order. */

@@ -16,6 +16,7 @@ import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.Schedules.ScheduleBuilder;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
@@ -393,6 +394,29 @@ class ScheduleExecutionWorkflowTest {
   }
 
   @Test
+  void theStepRailInTheCurrentDetailsShowsTheGroupUnderWayAndTheFinalStatus() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    steps.on("sync", runsUntil(release, Duration.ofSeconds(60)));
+    WorkflowStub stub =
+        start(
+            schedule("rail")
+                .named("Nightly HR Sync")
+                .with(step(0, "import"), step(1, "sync"), step(1, "export"), step(2, "confirm")));
+    awaitProgress(stub, p -> outcome(p.steps(), "export").status().isFinal());
+
+    assertThat(currentDetails(stub))
+        .contains("**Nightly HR Sync** · InProgress", "Step group 2 of 3")
+        .contains("✔ 0 · import — Complete", "▶ 1 · sync — Running (attempt 1)")
+        .contains("✔ 1 · export — Complete", "○ 2 · confirm — Waiting");
+
+    release.countDown();
+    stub.getResult(ExecutionResult.class);
+    assertThat(currentDetails(stub))
+        .contains("**Nightly HR Sync** · Complete", "All 4 step(s) complete")
+        .contains("✔ 1 · sync — Complete", "✔ 2 · confirm — Complete");
+  }
+
+  @Test
   void theProgressQueryShowsTheAttemptOfARetriedStep() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     steps.on(
@@ -512,6 +536,11 @@ class ScheduleExecutionWorkflowTest {
       }
       Thread.sleep(50);
     }
+  }
+
+  /** What the Temporal UI shows as the execution's current details. */
+  private static String currentDetails(WorkflowStub stub) {
+    return stub.query("__temporal_workflow_metadata", WorkflowMetadata.class).getCurrentDetails();
   }
 
   private static String statusAttribute(WorkflowStub stub) {

@@ -30,6 +30,38 @@ import java.util.stream.Collectors;
  */
 public final class DevServer implements AutoCloseable {
 
+  /** The history transfer queue's reads per second per shard (also in the compose dynamic config). */
+  public static final int TRANSFER_POLL_RPS = 100;
+
+  /**
+   * The server settings jimflow's dev servers run with ({@code ./jimflow dev} and the end-to-end
+   * tests), for short step latencies:
+   *
+   * <ul>
+   *   <li>eager activity execution: a step a workflow task schedules comes back in that task's
+   *       answer instead of through a separate poll. A production server needs the same dynamic
+   *       config (docker-compose.yml sets it; see the README).
+   *   <li>a transfer queue read rate of {@link #TRANSFER_POLL_RPS} per history shard instead of 20:
+   *       every step group advance needs a read of that queue (to hand the next workflow task to
+   *       the worker), so at 20 reads per second a lone execution advanced at most every 50 ms.
+   *       Production needs it too, like eager execution.
+   *   <li>SQLite in WAL mode with {@code synchronous=NORMAL}: one disk flush per checkpoint instead
+   *       of several per transaction. A crash of the server process loses nothing; a power cut may
+   *       lose the last transactions, never the database (fine for a dev server; production runs
+   *       on PostgreSQL).
+   * </ul>
+   */
+  public static final List<String> LOW_LATENCY_ARGS =
+      List.of(
+          "--dynamic-config-value",
+          "system.enableActivityEagerExecution=true",
+          "--dynamic-config-value",
+          "history.transferProcessorMaxPollRPS=" + DevServer.TRANSFER_POLL_RPS,
+          "--sqlite-pragma",
+          "journal_mode=wal",
+          "--sqlite-pragma",
+          "synchronous=normal");
+
   /** How to start a dev server. */
   public record Options(
       Path cli,
@@ -52,7 +84,7 @@ public final class DevServer implements AutoCloseable {
           projectHome.resolve("data/temporal.db"),
           projectHome.resolve("data/temporal-server.log"),
           "default",
-          List.of(),
+          LOW_LATENCY_ARGS,
           Duration.ofSeconds(60));
     }
   }

@@ -1,0 +1,106 @@
+package io.jimflow.connector.csv;
+
+import de.siegmar.fastcsv.writer.CsvWriter;
+import de.siegmar.fastcsv.writer.LineDelimiter;
+import io.jimflow.connector.ConnectorException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Writes a CSV file atomically: rows go to a temporary file beside the target, which replaces the
+ * target only once complete, so a reader never sees half a file and a crash leaves the old one.
+ */
+public final class CsvFileWriter implements AutoCloseable {
+
+  private final Path target;
+  private final Path temporary;
+  private final List<String> header;
+  private final FileChannel channel;
+  private final CsvWriter writer;
+  private boolean committed;
+
+  private CsvFileWriter(Path target, List<String> header, CsvSettings settings) throws IOException {
+    this.target = target.toAbsolutePath();
+    this.header = List.copyOf(header);
+    Path directory = this.target.getParent();
+    Files.createDirectories(directory);
+    // Not Files.createTempFile: its owner-only permissions would end up on the target.
+    this.temporary = directory.resolve("." + this.target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    this.channel = FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+    OutputStream out = Channels.newOutputStream(channel);
+    Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+    this.writer =
+        CsvWriter.builder()
+            .fieldSeparator(settings.delimiter())
+            .lineDelimiter(LineDelimiter.LF)
+            .build(text);
+    writer.writeRecord(this.header);
+  }
+
+  /** Starts a new version of {@code target} with this header; nothing changes until {@link #commit()}. */
+  public static CsvFileWriter create(Path target, List<String> header, CsvSettings settings) {
+    try {
+      return new CsvFileWriter(target, header, settings);
+    } catch (IOException e) {
+      throw new ConnectorException("CSV file " + target + " cannot be written: " + e.getMessage(), e);
+    }
+  }
+
+  /** Writes one row; attributes not in the header are left out, missing ones are empty. */
+  public void write(Map<String, String> attributes) {
+    String[] fields = new String[header.size()];
+    for (int i = 0; i < fields.length; i++) {
+      String value = attributes.get(header.get(i));
+      fields[i] = value == null ? "" : value;
+    }
+    writer.writeRecord(fields);
+  }
+
+  /** Replaces the target with what was written. */
+  public void commit() {
+    try {
+      writer.flush();
+      channel.force(true);
+      writer.close();
+      try {
+        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      committed = true;
+    } catch (IOException e) {
+      throw new ConnectorException("CSV file " + target + " cannot be replaced: " + e.getMessage(), e);
+    }
+  }
+
+  /** Discards the temporary file unless committed. */
+  @Override
+  public void close() {
+    if (committed) {
+      return;
+    }
+    try {
+      writer.close();
+    } catch (IOException | RuntimeException ignored) {
+      // The temporary file is removed below either way.
+    }
+    try {
+      Files.deleteIfExists(temporary);
+    } catch (IOException e) {
+      throw new ConnectorException("temporary file " + temporary + " cannot be removed", e);
+    }
+  }
+}

@@ -1,0 +1,144 @@
+package io.jimflow.connector.csv;
+
+import de.siegmar.fastcsv.reader.CsvParseException;
+import de.siegmar.fastcsv.reader.CsvReader;
+import de.siegmar.fastcsv.reader.CsvRecord;
+import io.jimflow.connector.ConnectorException;
+import io.jimflow.connector.ImportRow;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Streams the objects of a CSV file page by page; memory use depends on the page size, not on the
+ * file's size.
+ *
+ * <p>Rows that cannot become objects (wrong number of fields, no anchor) come back as error rows
+ * and reading goes on. A file that is missing, unreadable, empty or has no anchor column throws
+ * {@link ConnectorException} when opened.
+ */
+public final class CsvObjectReader implements AutoCloseable {
+
+  private final Path file;
+  private final String anchorAttribute;
+  private final CsvReader<CsvRecord> reader;
+  private final Iterator<CsvRecord> records;
+  private final List<String> header;
+  private final int anchorIndex;
+  private long position;
+
+  private CsvObjectReader(Path file, String anchorAttribute, CsvSettings settings) {
+    this.file = file;
+    this.anchorAttribute = anchorAttribute;
+    if (!Files.isRegularFile(file)) {
+      throw new ConnectorException("CSV file " + file + " does not exist or is not a file");
+    }
+    if (!Files.isReadable(file)) {
+      throw new ConnectorException("CSV file " + file + " is not readable");
+    }
+    try {
+      this.reader =
+          CsvReader.builder()
+              .fieldSeparator(settings.delimiter())
+              .detectBomHeader(true)
+              .skipEmptyLines(true)
+              .ignoreDifferentFieldCount(true)
+              .ofCsvRecord(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ConnectorException("CSV file " + file + " cannot be opened: " + e.getMessage(), e);
+    }
+    this.records = reader.iterator();
+    CsvRecord first = nextRecord();
+    if (first == null) {
+      close();
+      throw new ConnectorException("CSV file " + file + " is empty: it needs a header row");
+    }
+    this.header = List.copyOf(first.getFields());
+    this.anchorIndex = header.indexOf(anchorAttribute);
+    if (anchorIndex < 0) {
+      close();
+      throw new ConnectorException(
+          "CSV file " + file + " has no column '" + anchorAttribute + "' for the anchor (header: "
+              + String.join(", ", header) + ")");
+    }
+  }
+
+  /**
+   * Opens a file and reads its header.
+   *
+   * @param anchorAttribute the column that identifies an object
+   */
+  public static CsvObjectReader open(Path file, String anchorAttribute, CsvSettings settings) {
+    return new CsvObjectReader(file, anchorAttribute, settings);
+  }
+
+  public List<String> header() {
+    return header;
+  }
+
+  /** Skips the first {@code count} objects (a resumed import continues after its checkpoint). */
+  public void skip(long count) {
+    while (position < count && nextRecord() != null) {
+      position++;
+    }
+  }
+
+  /** The next up to {@code size} rows; empty at the end of the file. */
+  public List<ImportRow> nextPage(int size) {
+    List<ImportRow> page = new ArrayList<>(Math.min(size, 10_000));
+    CsvRecord record;
+    while (page.size() < size && (record = nextRecord()) != null) {
+      page.add(toRow(++position, record));
+    }
+    return page;
+  }
+
+  private ImportRow toRow(long rowPosition, CsvRecord record) {
+    String where = file.getFileName() + " line " + record.getStartingLineNumber();
+    if (record.getFieldCount() != header.size()) {
+      return new ImportRow(
+          rowPosition,
+          where,
+          null,
+          null,
+          "WrongColumnCount",
+          where + " has " + record.getFieldCount() + " fields, the header has " + header.size(),
+          where);
+    }
+    String anchor = record.getField(anchorIndex);
+    if (anchor.isBlank()) {
+      return new ImportRow(
+          rowPosition, where, null, null, "MissingAnchor", where + " has no " + anchorAttribute, where);
+    }
+    Map<String, String> attributes = new HashMap<>(header.size() * 2);
+    for (int i = 0; i < header.size(); i++) {
+      attributes.put(header.get(i), record.getField(i));
+    }
+    return new ImportRow(rowPosition, anchor, anchor, attributes, null, null, where);
+  }
+
+  private CsvRecord nextRecord() {
+    try {
+      return records.hasNext() ? records.next() : null;
+    } catch (CsvParseException | UncheckedIOException e) {
+      throw new ConnectorException(
+          "CSV file " + file + " cannot be read after object " + position + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      reader.close();
+    } catch (IOException e) {
+      throw new ConnectorException("CSV file " + file + " cannot be closed: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,249 @@
+package io.jimflow.dataplane;
+
+import io.jimflow.connector.ImportRow;
+import io.jimflow.connector.csv.CsvObjectReader;
+import io.jimflow.connector.csv.CsvSettings;
+import io.jimflow.dataplane.config.ObjectTypeConfig;
+import io.jimflow.store.ChangeHistory;
+import io.jimflow.store.ChangeHistory.CsoChange;
+import io.jimflow.store.ChangeType;
+import io.jimflow.store.ConnectorSpace;
+import io.jimflow.store.ConnectorSpace.CsoUpdate;
+import io.jimflow.store.ConnectorSpace.NewCso;
+import io.jimflow.store.CsoRow;
+import io.jimflow.store.CsoState;
+import io.jimflow.store.ExportStatus;
+import io.jimflow.store.Json;
+import io.jimflow.store.Metaverse;
+import io.jimflow.store.MvoRow;
+import io.jimflow.store.PendingExportRow;
+import io.jimflow.store.PendingExports;
+import io.jimflow.store.PendingExports.NewPendingExport;
+import io.jimflow.store.RunType;
+import io.jimflow.store.Total;
+import io.jimflow.sync.ContentHash;
+import io.jimflow.sync.ExportChange;
+import io.jimflow.sync.MvoState;
+import io.jimflow.sync.OutboundRule;
+import io.jimflow.sync.SyncEngine;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Full and Delta Import from a CSV file: new objects added, changed ones (by content hash) updated;
+ * a full import also marks objects absent from the file as deleted. An import of a system that
+ * sync rules export to is a confirming import: it confirms exports it finds applied and queues
+ * corrective exports for drift.
+ */
+final class ImportRunner {
+
+  private final ConnectorSpace connectorSpace;
+  private final Metaverse metaverse;
+  private final PendingExports pendingExports;
+  private final ChangeHistory history;
+  private final SyncEngine engine;
+
+  ImportRunner(
+      ConnectorSpace connectorSpace,
+      Metaverse metaverse,
+      PendingExports pendingExports,
+      ChangeHistory history,
+      SyncEngine engine) {
+    this.connectorSpace = connectorSpace;
+    this.metaverse = metaverse;
+    this.pendingExports = pendingExports;
+    this.history = history;
+    this.engine = engine;
+  }
+
+  void run(RunContext run, Path file, ObjectTypeConfig type, CsvSettings settings) {
+    List<OutboundRule> exportRules =
+        engine.rules().outbound().stream()
+            .filter(r -> r.connectedSystem().equals(run.system.id()) && r.objectType().equals(type.name()))
+            .toList();
+    if (run.checkpoint.phase().equals(Checkpoint.ROWS)) {
+      try (CsvObjectReader reader = CsvObjectReader.open(file, type.anchor(), settings)) {
+        reader.skip(run.checkpoint.position());
+        List<ImportRow> rows;
+        while (!(rows = reader.nextPage(run.profile.pageSize())).isEmpty()) {
+          List<ImportRow> page = rows;
+          run.commitPage((connection, work) -> importPage(connection, run, type, exportRules, page, work));
+        }
+      }
+      run.commitPage((connection, work) -> new Checkpoint(Checkpoint.ABSENT, 0));
+    }
+    if (run.profile.runType() == RunType.FullImport) {
+      while (run.checkpoint.phase().equals(Checkpoint.ABSENT)) {
+        run.commitPage((connection, work) -> deleteAbsent(connection, run, work));
+      }
+    }
+  }
+
+  private Checkpoint importPage(
+      Connection connection,
+      RunContext run,
+      ObjectTypeConfig type,
+      List<OutboundRule> exportRules,
+      List<ImportRow> rows,
+      RunContext.Page page)
+      throws SQLException {
+    String system = run.system.id();
+    page.processed = rows.size();
+    Map<String, ImportRow> valid = new LinkedHashMap<>();
+    for (ImportRow row : rows) {
+      if (row.isError()) {
+        page.error(row.reference(), null, row.errorType(), row.errorMessage());
+      } else if (valid.containsKey(row.anchor())) {
+        page.error(row.reference(), null, "DuplicateAnchor", duplicateMessage(row));
+      } else {
+        valid.put(row.anchor(), row);
+      }
+    }
+    Map<String, CsoRow> existing = connectorSpace.findByAnchors(connection, system, type.name(), valid.keySet());
+    List<NewCso> added = new ArrayList<>();
+    List<CsoUpdate> updated = new ArrayList<>();
+    List<Long> unchanged = new ArrayList<>();
+    List<CsoChange> changes = new ArrayList<>();
+    Map<Long, Map<String, String>> changedTargets = new HashMap<>();
+    for (ImportRow row : valid.values()) {
+      CsoRow cso = existing.get(row.anchor());
+      String hash = ContentHash.of(row.attributes());
+      if (cso == null) {
+        added.add(new NewCso(system, type.name(), row.anchor(), Json.write(row.attributes()), hash,
+            CsoState.Normal, null, null, true, run.runId));
+      } else if (run.runId.equals(cso.lastSeenRun())) {
+        page.error(row.reference(), cso.id(), "DuplicateAnchor", duplicateMessage(row));
+      } else if (cso.state() == CsoState.Normal && hash.equals(cso.contentHash())) {
+        unchanged.add(cso.id());
+      } else {
+        updated.add(new CsoUpdate(cso.id(), Json.write(row.attributes()), hash, CsoState.Normal, run.runId));
+        changes.add(new CsoChange(cso.id(), system, row.anchor(), ChangeType.Updated, row.attributes()));
+        page.change(row.anchor(), cso.id(), cso.mvoId(), ChangeType.Updated);
+        changedTargets.put(cso.id(), row.attributes());
+      }
+    }
+    Map<String, Long> addedIds = connectorSpace.insert(connection, added);
+    for (NewCso cso : added) {
+      long id = addedIds.get(cso.anchor());
+      changes.add(new CsoChange(id, system, cso.anchor(), ChangeType.Added, valid.get(cso.anchor()).attributes()));
+      page.change(cso.anchor(), id, null, ChangeType.Added);
+    }
+    connectorSpace.update(connection, updated);
+    connectorSpace.markSeen(connection, unchanged, run.runId);
+    history.recordCsoChanges(connection, run.runId, changes);
+    if (!exportRules.isEmpty() && !changedTargets.isEmpty()) {
+      confirmAndDetectDrift(connection, run, exportRules, existing, changedTargets, page);
+    }
+    long last = rows.get(rows.size() - 1).position();
+    return new Checkpoint(Checkpoint.ROWS, last);
+  }
+
+  /**
+   * For changed target objects: exports whose values arrived are confirmed; where no export is
+   * outstanding, values differing from what the MVO flows out get a corrective export.
+   */
+  private void confirmAndDetectDrift(
+      Connection connection,
+      RunContext run,
+      List<OutboundRule> exportRules,
+      Map<String, CsoRow> existing,
+      Map<Long, Map<String, String>> imported,
+      RunContext.Page page)
+      throws SQLException {
+    Map<Long, List<PendingExportRow>> open = pendingExports.findOpenByCso(connection, imported.keySet());
+    List<Long> confirmed = new ArrayList<>();
+    Map<Long, CsoRow> byId = new HashMap<>();
+    existing.values().forEach(c -> byId.put(c.id(), c));
+    List<Long> settled = new ArrayList<>();
+    for (Map.Entry<Long, Map<String, String>> entry : imported.entrySet()) {
+      List<PendingExportRow> exports = open.getOrDefault(entry.getKey(), List.of());
+      boolean outstanding = false;
+      for (PendingExportRow export : exports) {
+        if (export.status() == ExportStatus.Exported
+            && SyncEngine.isConfirmed(export.change(), export.attributes(), entry.getValue())) {
+          confirmed.add(export.id());
+          page.change(export.anchor(), export.csoId(), export.mvoId(), ChangeType.PendingExportConfirmed);
+        } else {
+          outstanding = true;
+        }
+      }
+      if (!outstanding && byId.get(entry.getKey()).mvoId() != null) {
+        settled.add(entry.getKey());
+      }
+    }
+    pendingExports.markConfirmed(connection, confirmed);
+    if (settled.isEmpty()) {
+      return;
+    }
+    Map<String, MvoRow> mvos =
+        metaverse.findByIds(connection, settled.stream().map(id -> byId.get(id).mvoId()).toList());
+    List<NewPendingExport> corrections = new ArrayList<>();
+    for (Long csoId : settled) {
+      CsoRow cso = byId.get(csoId);
+      MvoRow mvo = mvos.get(cso.mvoId());
+      if (mvo == null) {
+        continue;
+      }
+      MvoState state = new MvoState(mvo.id(), mvo.objectType(), mvo.attributes(), mvo.deletionEligibleAt());
+      for (OutboundRule rule : exportRules) {
+        if (!rule.mvoType().equals(mvo.objectType())) {
+          continue;
+        }
+        Map<String, String> drift = SyncEngine.detectDrift(rule, state, imported.get(csoId));
+        if (!drift.isEmpty()) {
+          corrections.add(new NewPendingExport(run.system.id(), csoId, mvo.id(), ExportChange.Update, drift, true, run.runId));
+          page.change(cso.anchor(), csoId, mvo.id(), ChangeType.DriftCorrection);
+          page.delta.increment(Total.PENDING_EXPORTS);
+        }
+      }
+    }
+    pendingExports.insert(connection, corrections);
+  }
+
+  /** One page of objects the full import did not find: deleted, or a deprovisioning confirmed. */
+  private Checkpoint deleteAbsent(Connection connection, RunContext run, RunContext.Page page)
+      throws SQLException {
+    List<CsoRow> absent =
+        connectorSpace.findNotSeen(connection, run.system.id(), run.runId, run.checkpoint.position(), run.profile.pageSize());
+    if (absent.isEmpty()) {
+      return new Checkpoint(Checkpoint.DELETIONS, 0);
+    }
+    Map<Long, List<PendingExportRow>> open =
+        pendingExports.findOpenByCso(connection, absent.stream().map(CsoRow::id).toList());
+    List<Long> obsolete = new ArrayList<>();
+    List<Long> gone = new ArrayList<>();
+    List<Long> confirmed = new ArrayList<>();
+    List<CsoChange> changes = new ArrayList<>();
+    for (CsoRow cso : absent) {
+      PendingExportRow deletion =
+          open.getOrDefault(cso.id(), List.of()).stream()
+              .filter(e -> e.change() == ExportChange.Delete && e.status() == ExportStatus.Exported)
+              .findFirst()
+              .orElse(null);
+      if (deletion != null) {
+        confirmed.add(deletion.id());
+        gone.add(cso.id());
+        page.change(cso.anchor(), cso.id(), deletion.mvoId(), ChangeType.PendingExportConfirmed);
+      } else {
+        obsolete.add(cso.id());
+        page.change(cso.anchor(), cso.id(), cso.mvoId(), ChangeType.Deleted);
+      }
+      changes.add(new CsoChange(cso.id(), run.system.id(), cso.anchor(), ChangeType.Deleted, null));
+    }
+    pendingExports.markConfirmed(connection, confirmed);
+    connectorSpace.delete(connection, gone);
+    connectorSpace.markObsolete(connection, obsolete);
+    history.recordCsoChanges(connection, run.runId, changes);
+    return new Checkpoint(Checkpoint.ABSENT, absent.get(absent.size() - 1).id());
+  }
+
+  private static String duplicateMessage(ImportRow row) {
+    return row.location() + ": anchor " + row.anchor() + " appears more than once in the import";
+  }
+}

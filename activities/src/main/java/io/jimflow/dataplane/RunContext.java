@@ -1,0 +1,118 @@
+package io.jimflow.dataplane;
+
+import io.jimflow.dataplane.config.ConnectedSystemConfig;
+import io.jimflow.dataplane.config.RunProfileConfig;
+import io.jimflow.steps.StepProgress;
+import io.jimflow.store.ChangeType;
+import io.jimflow.store.RunItem;
+import io.jimflow.store.RunRecords;
+import io.jimflow.store.RunTotals;
+import io.jimflow.store.Store;
+import io.jimflow.store.Total;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One run's committed state (totals, objects processed, run items written, checkpoint) and the
+ * page being worked on. A page becomes part of the committed state only when its transaction commits.
+ */
+final class RunContext {
+
+  final String runId;
+  final ConnectedSystemConfig system;
+  final RunProfileConfig profile;
+  private final Store store;
+  private final RunRecords runRecords;
+  private final StepProgress progress;
+  RunTotals totals;
+  long processed;
+  long itemsWritten;
+  Checkpoint checkpoint;
+  long total = -1;
+
+  RunContext(
+      String runId,
+      ConnectedSystemConfig system,
+      RunProfileConfig profile,
+      Store store,
+      RunRecords runRecords,
+      StepProgress progress,
+      RunTotals totals,
+      long processed,
+      long itemsWritten,
+      Checkpoint checkpoint) {
+    this.runId = runId;
+    this.system = system;
+    this.profile = profile;
+    this.store = store;
+    this.runRecords = runRecords;
+    this.progress = progress;
+    this.totals = totals;
+    this.processed = processed;
+    this.itemsWritten = itemsWritten;
+    this.checkpoint = checkpoint;
+  }
+
+  /** The work of one page: its run items and totals, committed together with its checkpoint. */
+  final class Page {
+    final List<RunItem> items = new ArrayList<>();
+    final RunTotals delta = new RunTotals();
+    long processed;
+
+    void item(RunItem item) {
+      items.add(item);
+      if (item.isError()) {
+        delta.increment(Total.ERRORS);
+      } else if (item.changeType().total() != null) {
+        delta.increment(item.changeType().total());
+      }
+    }
+
+    void change(String objectRef, Long csoId, String mvoId, ChangeType type) {
+      item(RunItem.change(objectRef, csoId, mvoId, type));
+    }
+
+    void error(String objectRef, Long csoId, String errorType, String message) {
+      item(RunItem.error(objectRef, csoId, ChangeType.NoChange, errorType, message));
+    }
+
+    /** Writes the page's items and the run's progress with {@code next}, in the page's transaction. */
+    void save(Connection connection, Checkpoint next) throws SQLException {
+      runRecords.addItems(connection, runId, itemsWritten, items);
+      RunTotals after = totals.copy();
+      for (Total t : Total.values()) {
+        after.add(t, delta.get(t));
+      }
+      runRecords.saveProgress(
+          connection, runId, after, RunContext.this.processed + processed, itemsWritten + items.size(), next.toString());
+    }
+  }
+
+  interface PageWork {
+    Checkpoint apply(Connection connection, Page page) throws SQLException;
+  }
+
+  /**
+   * Runs one page in one transaction, then counts it as done and heartbeats its checkpoint; a
+   * retried attempt resumes after the last page committed here.
+   */
+  void commitPage(PageWork work) {
+    Page page = new Page();
+    Checkpoint next =
+        store.inTransaction(
+            connection -> {
+              Checkpoint after = work.apply(connection, page);
+              page.save(connection, after);
+              return after;
+            });
+    for (Total t : Total.values()) {
+      totals.add(t, page.delta.get(t));
+    }
+    processed += page.processed;
+    itemsWritten += page.items.size();
+    checkpoint = next;
+    progress.report(processed, total, runId + "/" + next);
+  }
+}

@@ -1,0 +1,38 @@
+package io.jimflow.dataplane.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A connected system: where identities come from or go to.
+ *
+ * @param connectorType {@code csv} (the only connector so far)
+ * @param settings connector settings, e.g. {@code delimiter}
+ */
+public record ConnectedSystemConfig(
+    String id,
+    String name,
+    String connectorType,
+    Map<String, String> settings,
+    List<ObjectTypeConfig> objectTypes,
+    List<RunProfileConfig> runProfiles) {
+
+  public ConnectedSystemConfig {
+    settings = Map.copyOf(settings);
+    objectTypes = List.copyOf(objectTypes);
+    runProfiles = List.copyOf(runProfiles);
+  }
+
+  public Optional<ObjectTypeConfig> objectType(String name) {
+    return objectTypes.stream().filter(t -> t.name().equals(name)).findFirst();
+  }
+
+  /** The run profile with this id, or else with this name. */
+  public Optional<RunProfileConfig> runProfile(String idOrName) {
+    return runProfiles.stream()
+        .filter(p -> p.id().equals(idOrName))
+        .findFirst()
+        .or(() -> runProfiles.stream().filter(p -> p.name().equals(idOrName)).findFirst());
+  }
+}

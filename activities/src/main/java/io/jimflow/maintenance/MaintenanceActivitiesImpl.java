@@ -1,0 +1,148 @@
+package io.jimflow.maintenance;
+
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Instant;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The maintenance activities against the store. Long work heartbeats after every committed batch
+ * (the SDK throttles the calls); since every batch is idempotent a retried attempt simply goes on,
+ * adding to the counts the lost attempt heartbeated.
+ */
+public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
+
+  private static final Logger log = LoggerFactory.getLogger(MaintenanceActivitiesImpl.class);
+
+  private final MaintenanceStore store;
+  private final MaintenanceRuns runs;
+  private final SystemOperations operations;
+  private final MaintenanceSettings settings;
+  private final Predicate<String> configuredSystem;
+
+  /**
+   * @param configuredSystem whether the configuration defines a connected system (by id); a system
+   *     known to neither it nor the store is refused
+   */
+  public MaintenanceActivitiesImpl(
+      MaintenanceStore store,
+      MaintenanceRuns runs,
+      SystemOperations operations,
+      MaintenanceSettings settings,
+      Predicate<String> configuredSystem) {
+    this.store = store;
+    this.runs = runs;
+    this.operations = operations;
+    this.settings = settings;
+    this.configuredSystem = configuredSystem;
+  }
+
+  @Override
+  public MvoDeletionResult deleteDueMvos(MvoDeletionRequest request) {
+    int cap = badInput(() -> MvoDeletionPolicy.maxPerCycle(request.maxMvos(), settings.maxMvosPerCycle()));
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    boolean resumed = context.getHeartbeatDetails(Long.class).isPresent();
+    if (!resumed && !store.anyMvoDue()) {
+      return new MvoDeletionResult(null, 0, 0, false);
+    }
+    tx(c -> runs.open(c, request.runRecordId(), MaintenanceKind.Housekeeping, null,
+        request.initiator(), request.workflowId()));
+    // Counts of a lost attempt are not known here (its batches committed): the record's totals
+    // cover this attempt; the change history has every deletion.
+    MaintenanceStore.MvoDeletions done =
+        store.deleteDueMvos(cap, request.runRecordId(), request.initiator(), context::heartbeat);
+    Map<String, Long> totals = Map.of(
+        "mvosDeleted", (long) done.mvosDeleted(),
+        "deprovisionExports", (long) done.deprovisionExports());
+    tx(c -> runs.finish(c, request.runRecordId(), "Complete",
+        done.capReached() ? "cap of " + cap + " MVOs per cycle reached; the next cycle goes on" : null, totals));
+    log.info("housekeeping deleted {} MVOs, {} deprovision exports", done.mvosDeleted(), done.deprovisionExports());
+    return new MvoDeletionResult(request.runRecordId(), done.mvosDeleted(), done.deprovisionExports(), done.capReached());
+  }
+
+  @Override
+  public PurgeResult purgeHistory(PurgeRequest request) {
+    RetentionPolicy policy = badInput(() -> settings.retention().overriddenBy(request.overrides()));
+    BatchPlan plan = badInput(() -> BatchPlan.of(request.batchSize(), settings.batchSize()));
+    Instant cutoff = policy.cutoff(request.kind(), request.asOf());
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    long before = context.getHeartbeatDetails(Long.class).orElse(0L);
+    MaintenanceStore.Purged purged =
+        store.purge(request.kind(), cutoff, plan, soFar -> context.heartbeat(before + soFar));
+    return new PurgeResult(request.kind(), cutoff, before + purged.deleted(), purged.itemsDeleted(), purged.batches());
+  }
+
+  @Override
+  public void openRun(OpenRunRequest request) {
+    tx(c -> runs.open(c, request.runRecordId(), request.kind(), request.connectedSystem(),
+        request.initiator(), request.workflowId()));
+  }
+
+  @Override
+  public void finishRun(FinishRunRequest request) {
+    tx(c -> runs.finish(c, request.runRecordId(), request.status(), request.message(), request.totals()));
+  }
+
+  @Override
+  public void beginSystemOperation(SystemOperationRequest request) {
+    String system = request.connectedSystem();
+    if (!configuredSystem.test(system) && !store.knowsSystem(system)) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "unknown connected system '" + system + "': neither configured nor in the store", UNKNOWN_SYSTEM);
+    }
+    store.store().inTransaction(c -> {
+      operations.hold(c, system, request.operation(), request.workflowId());
+      return null;
+    });
+  }
+
+  @Override
+  public void endSystemOperation(SystemOperationRequest request) {
+    store.store().inTransaction(c -> operations.release(c, request.connectedSystem(), request.workflowId()));
+  }
+
+  @Override
+  public Map<String, Long> clearConnectedSystem(ClearSystemRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    return store.clearObjects(request.connectedSystem(), request.deleteHistory(), context::heartbeat);
+  }
+
+  @Override
+  public Map<String, Long> markOrphanedMvos(SystemRunRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    Initiator initiator = request.initiator();
+    return store.markOrphanedMvos(request.connectedSystem(), initiator, context::heartbeat);
+  }
+
+  @Override
+  public Map<String, Long> deleteConnectedSystem(SystemRunRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    return store.deleteSystem(request.connectedSystem(), context::heartbeat);
+  }
+
+  private void tx(SqlStep step) {
+    store.store().inTransaction(c -> {
+      step.run(c);
+      return null;
+    });
+  }
+
+  /** One statement group run with the transaction's connection (passed in by {@link #tx}). */
+  @FunctionalInterface
+  private interface SqlStep {
+    void run(java.sql.Connection connection) throws java.sql.SQLException;
+  }
+
+  private static <T> T badInput(java.util.function.Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), IllegalArgumentException.class.getName());
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.jimflow.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The change history of CSOs and MVOs, kept for a retention period. */
+public final class ChangeHistory {
+
+  private final Clock clock;
+
+  public ChangeHistory(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** One change of a CSO; {@code attributes} null for a deletion. */
+  public record CsoChange(
+      long csoId, String connectedSystem, String anchor, ChangeType change, Map<String, String> attributes) {}
+
+  /** One change of an MVO; {@code attributes} null for a deletion. */
+  public record MvoChange(String mvoId, ChangeType change, Map<String, String> attributes) {}
+
+  public void recordCsoChanges(Connection connection, String runId, List<CsoChange> changes)
+      throws SQLException {
+    if (changes.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "insert into cso_change (cso_id, connected_system_id, anchor, change_type, attributes,"
+                + " run_record_id, changed_at) values (?,?,?,?,?,?,?)")) {
+      for (CsoChange change : changes) {
+        statement.setLong(1, change.csoId());
+        statement.setString(2, change.connectedSystem());
+        statement.setString(3, change.anchor());
+        statement.setString(4, change.change().name());
+        statement.setString(5, change.attributes() == null ? null : Json.write(change.attributes()));
+        statement.setString(6, runId);
+        Sql.setInstant(statement, 7, now);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  public void recordMvoChanges(Connection connection, String runId, List<MvoChange> changes)
+      throws SQLException {
+    if (changes.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "insert into mvo_change (mvo_id, change_type, attributes, run_record_id, changed_at)"
+                + " values (?,?,?,?,?)")) {
+      for (MvoChange change : changes) {
+        statement.setString(1, change.mvoId());
+        statement.setString(2, change.change().name());
+        statement.setString(3, change.attributes() == null ? null : Json.write(change.attributes()));
+        statement.setString(4, runId);
+        Sql.setInstant(statement, 5, now);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  /** The change types recorded for a CSO, oldest first. */
+  public List<ChangeType> csoChanges(Connection connection, long csoId) throws SQLException {
+    return changeTypes(connection, "select change_type from cso_change where cso_id = ? order by id", csoId);
+  }
+
+  public List<ChangeType> mvoChanges(Connection connection, String mvoId) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("select change_type from mvo_change where mvo_id = ? order by id")) {
+      statement.setString(1, mvoId);
+      return read(statement);
+    }
+  }
+
+  /** Removes history older than the cutoff; returns how many entries went. */
+  public int deleteOlderThan(Connection connection, Instant cutoff) throws SQLException {
+    int deleted = 0;
+    for (String table : List.of("cso_change", "mvo_change")) {
+      try (PreparedStatement statement =
+          connection.prepareStatement("delete from " + table + " where changed_at < ?")) {
+        Sql.setInstant(statement, 1, cutoff);
+        deleted += statement.executeUpdate();
+      }
+    }
+    return deleted;
+  }
+
+  private static List<ChangeType> changeTypes(Connection connection, String sql, long id)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      statement.setLong(1, id);
+      return read(statement);
+    }
+  }
+
+  private static List<ChangeType> read(PreparedStatement statement) throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      List<ChangeType> types = new ArrayList<>();
+      while (rows.next()) {
+        types.add(ChangeType.valueOf(rows.getString(1)));
+      }
+      return types;
+    }
+  }
+}

@@ -1,0 +1,368 @@
+package io.jimflow.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Connector space objects (CSOs): what each connected system holds, as last imported. */
+public final class ConnectorSpace {
+
+  private final Clock clock;
+
+  public ConnectorSpace(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** A CSO to insert. */
+  public record NewCso(
+      String connectedSystem,
+      String objectType,
+      String anchor,
+      String attributesJson,
+      String contentHash,
+      CsoState state,
+      String mvoId,
+      String joinType,
+      boolean syncPending,
+      String lastSeenRun) {}
+
+  /** New content for an existing CSO, found again by the import run {@code lastSeenRun}. */
+  public record CsoUpdate(
+      long id, String attributesJson, String contentHash, CsoState state, String lastSeenRun) {}
+
+  /** The stored CSOs of one system and object type with these anchors, by anchor. */
+  public Map<String, CsoRow> findByAnchors(
+      Connection connection, String system, String objectType, Collection<String> anchors)
+      throws SQLException {
+    Map<String, CsoRow> found = new HashMap<>();
+    for (List<String> chunk : Sql.chunks(new ArrayList<>(anchors))) {
+      // Only the anchor in SQL: H2 seeks an index for "anchor IN (...)" but would scan the whole
+      // system for it behind equalities on system and type. The rest is filtered here.
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "select * from cso where anchor in (" + Sql.placeholders(chunk.size()) + ")")) {
+        int i = 1;
+        for (String anchor : chunk) {
+          statement.setString(i++, anchor);
+        }
+        for (CsoRow row : rows(statement)) {
+          if (row.connectedSystem().equals(system) && row.objectType().equals(objectType)) {
+            found.put(row.anchor(), row);
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The ids of the CSOs of one system and object type with these anchors, by anchor. */
+  public Map<String, Long> findIdsByAnchors(
+      Connection connection, String system, String objectType, Collection<String> anchors)
+      throws SQLException {
+    Map<String, Long> found = new HashMap<>();
+    for (List<String> chunk : Sql.chunks(new ArrayList<>(anchors))) {
+      // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "select id, anchor, connected_system_id, object_type from cso where anchor in ("
+                  + Sql.placeholders(chunk.size())
+                  + ")")) {
+        int i = 1;
+        for (String anchor : chunk) {
+          statement.setString(i++, anchor);
+        }
+        try (ResultSet rows = statement.executeQuery()) {
+          while (rows.next()) {
+            if (rows.getString(3).equals(system) && rows.getString(4).equals(objectType)) {
+              found.put(rows.getString(2), rows.getLong(1));
+            }
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Inserts CSOs in one batch and returns their ids by anchor. */
+  public Map<String, Long> insert(Connection connection, List<NewCso> csos) throws SQLException {
+    if (csos.isEmpty()) {
+      return Map.of();
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "insert into cso (connected_system_id, object_type, anchor, attributes, content_hash,"
+                + " state, mvo_id, join_type, joined_at, sync_pending, last_seen_run, created_at,"
+                + " updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+      for (NewCso cso : csos) {
+        statement.setString(1, cso.connectedSystem());
+        statement.setString(2, cso.objectType());
+        statement.setString(3, cso.anchor());
+        statement.setString(4, cso.attributesJson());
+        statement.setString(5, cso.contentHash());
+        statement.setString(6, cso.state().name());
+        statement.setString(7, cso.mvoId());
+        statement.setString(8, cso.joinType());
+        Sql.setInstant(statement, 9, cso.mvoId() == null ? null : now);
+        statement.setBoolean(10, cso.syncPending());
+        statement.setString(11, cso.lastSeenRun());
+        Sql.setInstant(statement, 12, now);
+        Sql.setInstant(statement, 13, now);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+    Map<String, Long> ids = new HashMap<>();
+    Map<String, List<String>> anchorsByKind = new HashMap<>();
+    for (NewCso cso : csos) {
+      anchorsByKind
+          .computeIfAbsent(cso.connectedSystem() + "\u0000" + cso.objectType(), k -> new ArrayList<>())
+          .add(cso.anchor());
+    }
+    for (Map.Entry<String, List<String>> kind : anchorsByKind.entrySet()) {
+      String[] systemAndType = kind.getKey().split("\u0000", 2);
+      ids.putAll(findIdsByAnchors(connection, systemAndType[0], systemAndType[1], kind.getValue()));
+    }
+    return ids;
+  }
+
+  /** Writes new content for changed CSOs and marks them for the next synchronisation. */
+  public void update(Connection connection, List<CsoUpdate> updates) throws SQLException {
+    if (updates.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update cso set attributes = ?, content_hash = ?, state = ?, sync_pending = true,"
+                + " last_seen_run = ?, updated_at = ? where id = ?")) {
+      for (CsoUpdate update : updates) {
+        statement.setString(1, update.attributesJson());
+        statement.setString(2, update.contentHash());
+        statement.setString(3, update.state().name());
+        statement.setString(4, update.lastSeenRun());
+        Sql.setInstant(statement, 5, now);
+        statement.setLong(6, update.id());
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  /** Records that an import run found these unchanged CSOs, so they are not deleted as absent. */
+  public void markSeen(Connection connection, Collection<Long> ids, String runId)
+      throws SQLException {
+    batchWithArgument(connection, "update cso set last_seen_run = ? where id = ?", runId, ids);
+  }
+
+  /**
+   * Imported (Normal) CSOs of a system that the import run did not find, after {@code afterId}, in
+   * id order.
+   */
+  public List<CsoRow> findNotSeen(
+      Connection connection, String system, String runId, long afterId, int limit)
+      throws SQLException {
+    return page(
+        connection,
+        " and state = ? and (last_seen_run is null or last_seen_run <> ?)",
+        List.of(system, CsoState.Normal.name(), runId),
+        afterId,
+        limit);
+  }
+
+  /** Marks CSOs absent from their system; the next synchronisation removes them. */
+  public void markObsolete(Connection connection, Collection<Long> ids) throws SQLException {
+    batchWithArgument(
+        connection,
+        "update cso set state = ?, sync_pending = true where id = ?",
+        CsoState.Obsolete.name(),
+        ids);
+  }
+
+  /**
+   * The next page of a system's CSOs in id order for a synchronisation: all of them, or only those
+   * changed since the last one. A page may hold fewer than {@code limit} CSOs; an empty one means
+   * there are no more.
+   */
+  public List<CsoRow> pageForSync(
+      Connection connection, String system, long afterId, int limit, boolean pendingOnly)
+      throws SQLException {
+    return page(
+        connection, pendingOnly ? " and sync_pending = true" : "", List.of(system), afterId, limit);
+  }
+
+  /**
+   * Pages through a system's CSOs by windows of ids: "id > ? order by id limit ?" would make H2
+   * read every remaining row of the system to sort them; a bounded id range reads only its window.
+   * Windows without a match are skipped until the highest id.
+   */
+  private List<CsoRow> page(
+      Connection connection, String condition, List<String> arguments, long afterId, int limit)
+      throws SQLException {
+    long highest;
+    try (PreparedStatement statement = connection.prepareStatement("select max(id) from cso");
+        ResultSet rows = statement.executeQuery()) {
+      rows.next();
+      highest = rows.getLong(1);
+    }
+    String sql =
+        "select * from cso where connected_system_id = ? and id > ? and id <= ?"
+            + condition
+            + " order by id";
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (long from = afterId; from < highest; from += limit) {
+        statement.setString(1, arguments.get(0));
+        statement.setLong(2, from);
+        statement.setLong(3, from + limit);
+        for (int i = 1; i < arguments.size(); i++) {
+          statement.setString(3 + i, arguments.get(i));
+        }
+        List<CsoRow> found = rows(statement);
+        if (!found.isEmpty()) {
+          return found;
+        }
+      }
+    }
+    return List.of();
+  }
+
+  /** CSOs joined to these MVOs, in any system. */
+  public List<CsoRow> findByMvoIds(Connection connection, Collection<String> mvoIds)
+      throws SQLException {
+    List<CsoRow> found = new ArrayList<>();
+    for (List<String> chunk : Sql.chunks(new ArrayList<>(mvoIds))) {
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "select * from cso where mvo_id in (" + Sql.placeholders(chunk.size()) + ")")) {
+        int i = 1;
+        for (String id : chunk) {
+          statement.setString(i++, id);
+        }
+        found.addAll(rows(statement));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Joins CSOs to MVOs ({@code joinType} Projected, Joined or Provisioned) and marks them
+   * synchronised, in one statement per CSO.
+   */
+  public void join(Connection connection, Map<Long, String> mvoByCso, String joinType)
+      throws SQLException {
+    if (mvoByCso.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update cso set mvo_id = ?, join_type = ?, joined_at = ?, sync_pending = false"
+                + " where id = ?")) {
+      for (Map.Entry<Long, String> join : mvoByCso.entrySet()) {
+        statement.setString(1, join.getValue());
+        statement.setString(2, joinType);
+        Sql.setInstant(statement, 3, now);
+        statement.setLong(4, join.getKey());
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  public void disconnect(Connection connection, Collection<Long> ids) throws SQLException {
+    batchById(
+        connection, "update cso set mvo_id = null, join_type = null, joined_at = null where id = ?", ids);
+  }
+
+  /** Marks CSOs as synchronised, so a delta synchronisation passes them by. */
+  public void clearSyncPending(Connection connection, Collection<Long> ids) throws SQLException {
+    batchById(connection, "update cso set sync_pending = false where id = ?", ids);
+  }
+
+  public void delete(Connection connection, Collection<Long> ids) throws SQLException {
+    batchById(connection, "delete from cso where id = ?", ids);
+  }
+
+  public long count(Connection connection, String system) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("select count(*) from cso where connected_system_id = ?")) {
+      statement.setString(1, system);
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    }
+  }
+
+  public long countSyncPending(Connection connection, String system) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select count(*) from cso where connected_system_id = ? and sync_pending = true")) {
+      statement.setString(1, system);
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    }
+  }
+
+  static void batchById(Connection connection, String sql, Collection<Long> ids)
+      throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (Long id : ids) {
+        statement.setLong(1, id);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  static void batchWithArgument(
+      Connection connection, String sql, String argument, Collection<Long> ids)
+      throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (Long id : ids) {
+        statement.setString(1, argument);
+        statement.setLong(2, id);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  private static List<CsoRow> rows(PreparedStatement statement) throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      List<CsoRow> result = new ArrayList<>();
+      while (rows.next()) {
+        result.add(
+            new CsoRow(
+                rows.getLong("id"),
+                rows.getString("connected_system_id"),
+                rows.getString("object_type"),
+                rows.getString("anchor"),
+                rows.getString("attributes"),
+                rows.getString("content_hash"),
+                CsoState.valueOf(rows.getString("state")),
+                rows.getString("mvo_id"),
+                rows.getString("join_type"),
+                rows.getBoolean("sync_pending"),
+                rows.getString("last_seen_run")));
+      }
+      return result;
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package io.jimflow.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Metaverse objects (MVOs): the joined-up identities, and the key index that join rules look them
+ * up by.
+ *
+ * @see #Metaverse(Clock, Map) for which attributes are indexed
+ */
+public final class Metaverse {
+
+  private final Clock clock;
+  private final Map<String, Set<String>> keyAttributesByType;
+
+  /**
+   * @param keyAttributesByType per MVO type, the attributes join rules match on; only these are
+   *     indexed in {@code mvo_key}
+   */
+  public Metaverse(Clock clock, Map<String, Set<String>> keyAttributesByType) {
+    this.clock = clock;
+    this.keyAttributesByType = Map.copyOf(keyAttributesByType);
+  }
+
+  public Map<String, MvoRow> findByIds(Connection connection, Collection<String> ids)
+      throws SQLException {
+    Map<String, MvoRow> found = new HashMap<>();
+    for (List<String> chunk : Sql.chunks(new ArrayList<>(ids))) {
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "select * from mvo where id in (" + Sql.placeholders(chunk.size()) + ")")) {
+        int i = 1;
+        for (String id : chunk) {
+          statement.setString(i++, id);
+        }
+        for (MvoRow row : rows(statement)) {
+          found.put(row.id(), row);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** MVO ids of one type whose indexed attribute has one of these values, by value. */
+  public Map<String, List<String>> findByKey(
+      Connection connection, String objectType, String attribute, Collection<String> values)
+      throws SQLException {
+    Map<String, List<String>> found = new HashMap<>();
+    for (List<String> chunk : Sql.chunks(new ArrayList<>(values))) {
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "select attr_value, mvo_id, object_type, attribute from mvo_key where attr_value in ("
+                  + Sql.placeholders(chunk.size())
+                  + ")")) {
+        int i = 1;
+        for (String value : chunk) {
+          statement.setString(i++, value);
+        }
+        // Type and attribute are filtered here, so the IN list stays an index seek (as for cso anchors).
+        try (ResultSet rows = statement.executeQuery()) {
+          while (rows.next()) {
+            if (rows.getString(3).equals(objectType) && rows.getString(4).equals(attribute)) {
+              found.computeIfAbsent(rows.getString(1), k -> new ArrayList<>()).add(rows.getString(2));
+            }
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  public void insert(Connection connection, List<MvoRow> mvos) throws SQLException {
+    if (mvos.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "insert into mvo (id, object_type, attributes, deletion_eligible_at, created_at,"
+                + " updated_at) values (?,?,?,?,?,?)")) {
+      for (MvoRow mvo : mvos) {
+        statement.setString(1, mvo.id());
+        statement.setString(2, mvo.objectType());
+        statement.setString(3, Json.write(mvo.attributes()));
+        Sql.setInstant(statement, 4, mvo.deletionEligibleAt());
+        Sql.setInstant(statement, 5, now);
+        Sql.setInstant(statement, 6, now);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+    insertKeys(connection, mvos);
+  }
+
+  /** Replaces the attributes and deletion date of existing MVOs, and their key index entries. */
+  public void update(Connection connection, List<MvoRow> mvos) throws SQLException {
+    if (mvos.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update mvo set attributes = ?, deletion_eligible_at = ?, updated_at = ? where id = ?")) {
+      for (MvoRow mvo : mvos) {
+        statement.setString(1, Json.write(mvo.attributes()));
+        Sql.setInstant(statement, 2, mvo.deletionEligibleAt());
+        Sql.setInstant(statement, 3, now);
+        statement.setString(4, mvo.id());
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+    deleteKeys(connection, mvos.stream().map(MvoRow::id).toList());
+    insertKeys(connection, mvos);
+  }
+
+  /** MVOs whose deletion grace period has passed, oldest first. */
+  public List<MvoRow> findDueForDeletion(Connection connection, Instant now, int limit)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select * from mvo where deletion_eligible_at is not null and deletion_eligible_at <= ?"
+                + " order by deletion_eligible_at, id limit ?")) {
+      Sql.setInstant(statement, 1, now);
+      statement.setInt(2, limit);
+      return rows(statement);
+    }
+  }
+
+  public void delete(Connection connection, Collection<String> ids) throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    deleteKeys(connection, ids);
+    try (PreparedStatement statement = connection.prepareStatement("delete from mvo where id = ?")) {
+      for (String id : ids) {
+        statement.setString(1, id);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  public long count(Connection connection, String objectType) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("select count(*) from mvo where object_type = ?")) {
+      statement.setString(1, objectType);
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    }
+  }
+
+  private void insertKeys(Connection connection, List<MvoRow> mvos) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "insert into mvo_key (object_type, attribute, attr_value, mvo_id) values (?,?,?,?)")) {
+      boolean any = false;
+      for (MvoRow mvo : mvos) {
+        for (String attribute : keyAttributesByType.getOrDefault(mvo.objectType(), Set.of())) {
+          String value = mvo.attributes().get(attribute);
+          if (value == null || value.isEmpty() || value.length() > 1000) {
+            continue;
+          }
+          statement.setString(1, mvo.objectType());
+          statement.setString(2, attribute);
+          statement.setString(3, value);
+          statement.setString(4, mvo.id());
+          statement.addBatch();
+          any = true;
+        }
+      }
+      if (any) {
+        statement.executeBatch();
+      }
+    }
+  }
+
+  private static void deleteKeys(Connection connection, Collection<String> ids)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("delete from mvo_key where mvo_id = ?")) {
+      for (String id : ids) {
+        statement.setString(1, id);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  private static List<MvoRow> rows(PreparedStatement statement) throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      List<MvoRow> result = new ArrayList<>();
+      while (rows.next()) {
+        result.add(
+            new MvoRow(
+                rows.getString("id"),
+                rows.getString("object_type"),
+                Json.read(rows.getString("attributes")),
+                Sql.getInstant(rows, "deletion_eligible_at")));
+      }
+      return result;
+    }
+  }
+}

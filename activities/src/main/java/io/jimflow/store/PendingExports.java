@@ -1,0 +1,176 @@
+package io.jimflow.store;
+
+import io.jimflow.sync.ExportChange;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Pending exports: changes the synchronisation decided for target systems. */
+public final class PendingExports {
+
+  private static final String SELECT =
+      "select pe.*, c.anchor from pending_export pe join cso c on c.id = pe.cso_id";
+
+  private final Clock clock;
+
+  public PendingExports(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** A pending export to create. */
+  public record NewPendingExport(
+      String connectedSystem,
+      long csoId,
+      String mvoId,
+      ExportChange change,
+      Map<String, String> attributes,
+      boolean driftCorrection,
+      String runId) {}
+
+  public void insert(Connection connection, List<NewPendingExport> exports) throws SQLException {
+    if (exports.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "insert into pending_export (connected_system_id, cso_id, mvo_id, change_type,"
+                + " attributes, status, drift_correction, created_by_run, created_at)"
+                + " values (?,?,?,?,?,?,?,?,?)")) {
+      for (NewPendingExport export : exports) {
+        statement.setString(1, export.connectedSystem());
+        statement.setLong(2, export.csoId());
+        statement.setString(3, export.mvoId());
+        statement.setString(4, export.change().name());
+        statement.setString(5, Json.write(export.attributes()));
+        statement.setString(6, ExportStatus.Pending.name());
+        statement.setBoolean(7, export.driftCorrection());
+        statement.setString(8, export.runId());
+        Sql.setInstant(statement, 9, now);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  /** Replaces what a still Pending export asks for (a later synchronisation changed its mind). */
+  public void replace(
+      Connection connection, long id, ExportChange change, Map<String, String> attributes)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update pending_export set change_type = ?, attributes = ? where id = ? and status = ?")) {
+      statement.setString(1, change.name());
+      statement.setString(2, Json.write(attributes));
+      statement.setLong(3, id);
+      statement.setString(4, ExportStatus.Pending.name());
+      statement.executeUpdate();
+    }
+  }
+
+  /** Unconfirmed (Pending or Exported) exports of these CSOs, by CSO id, oldest first. */
+  public Map<Long, List<PendingExportRow>> findOpenByCso(
+      Connection connection, Collection<Long> csoIds) throws SQLException {
+    Map<Long, List<PendingExportRow>> found = new HashMap<>();
+    for (List<Long> chunk : Sql.chunks(new ArrayList<>(csoIds))) {
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              SELECT
+                  + " where pe.status <> ? and pe.cso_id in ("
+                  + Sql.placeholders(chunk.size())
+                  + ") order by pe.id")) {
+        statement.setString(1, ExportStatus.Confirmed.name());
+        int i = 2;
+        for (Long id : chunk) {
+          statement.setLong(i++, id);
+        }
+        for (PendingExportRow row : rows(statement)) {
+          found.computeIfAbsent(row.csoId(), k -> new ArrayList<>()).add(row);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** A target system's exports with this status, oldest first. */
+  public List<PendingExportRow> findByStatus(
+      Connection connection, String system, ExportStatus status) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            SELECT + " where pe.connected_system_id = ? and pe.status = ? order by pe.id")) {
+      statement.setString(1, system);
+      statement.setString(2, status.name());
+      return rows(statement);
+    }
+  }
+
+  public void markExported(Connection connection, Collection<Long> ids) throws SQLException {
+    setStatus(connection, ids, ExportStatus.Exported, "exported_at");
+  }
+
+  public void markConfirmed(Connection connection, Collection<Long> ids) throws SQLException {
+    setStatus(connection, ids, ExportStatus.Confirmed, "confirmed_at");
+  }
+
+  public long countOpen(Connection connection, String system) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select count(*) from pending_export where connected_system_id = ? and status <> ?")) {
+      statement.setString(1, system);
+      statement.setString(2, ExportStatus.Confirmed.name());
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    }
+  }
+
+  private void setStatus(
+      Connection connection, Collection<Long> ids, ExportStatus status, String timestampColumn)
+      throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update pending_export set status = ?, " + timestampColumn + " = ? where id = ?")) {
+      for (Long id : ids) {
+        statement.setString(1, status.name());
+        Sql.setInstant(statement, 2, now);
+        statement.setLong(3, id);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  private static List<PendingExportRow> rows(PreparedStatement statement) throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      List<PendingExportRow> result = new ArrayList<>();
+      while (rows.next()) {
+        result.add(
+            new PendingExportRow(
+                rows.getLong("id"),
+                rows.getString("connected_system_id"),
+                rows.getLong("cso_id"),
+                rows.getString("anchor"),
+                rows.getString("mvo_id"),
+                ExportChange.valueOf(rows.getString("change_type")),
+                Json.read(rows.getString("attributes")),
+                ExportStatus.valueOf(rows.getString("status")),
+                rows.getBoolean("drift_correction")));
+      }
+      return result;
+    }
+  }
+}

@@ -1,0 +1,371 @@
+package io.jimflow.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Run records and their run items. */
+public final class RunRecords {
+
+  private static final String TOTAL_COLUMNS;
+  private static final String TOTAL_ASSIGNMENTS;
+
+  static {
+    List<String> columns = new ArrayList<>();
+    List<String> assignments = new ArrayList<>();
+    for (Total total : Total.values()) {
+      columns.add(total.column());
+      assignments.add(total.column() + " = ?");
+    }
+    TOTAL_COLUMNS = String.join(", ", columns);
+    TOTAL_ASSIGNMENTS = String.join(", ", assignments);
+  }
+
+  private final Clock clock;
+
+  public RunRecords(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Creates an InProgress run record and returns its id. */
+  public String create(Connection connection, NewRunRecord record) throws SQLException {
+    String id = UUID.randomUUID().toString();
+    Instant now = clock.instant();
+    String sql =
+        "insert into run_record (id, connected_system_id, run_profile_id, run_type, status,"
+            + " initiator_type, initiator_id, initiator_name, execution_id, schedule_id, step_index,"
+            + " step_name, attempts, objects_to_process, objects_processed, items_written, "
+            + TOTAL_COLUMNS
+            + ", created_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,1,0,0,0,"
+            + Sql.placeholders(Total.values().length)
+            + ",?,?)";
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      int i = 1;
+      statement.setString(i++, id);
+      statement.setString(i++, record.connectedSystem());
+      statement.setString(i++, record.runProfile());
+      statement.setString(i++, record.runType().name());
+      statement.setString(i++, RunStatus.InProgress.name());
+      statement.setString(i++, record.initiatorType());
+      statement.setString(i++, record.initiatorId());
+      statement.setString(i++, record.initiatorName());
+      statement.setString(i++, record.executionId());
+      statement.setString(i++, record.scheduleId());
+      Sql.setIntOrNull(statement, i++, record.stepIndex());
+      statement.setString(i++, record.stepName());
+      for (int t = 0; t < Total.values().length; t++) {
+        statement.setLong(i++, 0);
+      }
+      Sql.setInstant(statement, i++, now);
+      Sql.setInstant(statement, i, now);
+      statement.executeUpdate();
+    }
+    return id;
+  }
+
+  /** The run record a schedule execution's step left InProgress for this run profile, if any. */
+  public Optional<RunRecord> findInProgress(
+      Connection connection,
+      String executionId,
+      int stepIndex,
+      String connectedSystem,
+      String runProfile)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select * from run_record where execution_id = ? and step_index = ?"
+                + " and connected_system_id = ? and run_profile_id = ? and status = ?"
+                + " order by created_at desc")) {
+      statement.setString(1, executionId);
+      statement.setInt(2, stepIndex);
+      statement.setString(3, connectedSystem);
+      statement.setString(4, runProfile);
+      statement.setString(5, RunStatus.InProgress.name());
+      return first(statement);
+    }
+  }
+
+  /** Every run record of a schedule execution's step for this run profile, newest first. */
+  public List<RunRecord> findForStep(
+      Connection connection,
+      String executionId,
+      int stepIndex,
+      String connectedSystem,
+      String runProfile)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select * from run_record where execution_id = ? and step_index = ?"
+                + " and connected_system_id = ? and run_profile_id = ? order by created_at desc")) {
+      statement.setString(1, executionId);
+      statement.setInt(2, stepIndex);
+      statement.setString(3, connectedSystem);
+      statement.setString(4, runProfile);
+      return all(statement);
+    }
+  }
+
+  public Optional<RunRecord> find(Connection connection, String id) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("select * from run_record where id = ?")) {
+      statement.setString(1, id);
+      return first(statement);
+    }
+  }
+
+  /** Run records newest first, optionally of one system and/or status. */
+  public List<RunRecord> list(
+      Connection connection, String connectedSystem, RunStatus status, int limit)
+      throws SQLException {
+    StringBuilder sql = new StringBuilder("select * from run_record where 1 = 1");
+    List<String> arguments = new ArrayList<>();
+    if (connectedSystem != null) {
+      sql.append(" and connected_system_id = ?");
+      arguments.add(connectedSystem);
+    }
+    if (status != null) {
+      sql.append(" and status = ?");
+      arguments.add(status.name());
+    }
+    sql.append(" order by created_at desc, id limit ").append(Math.max(1, limit));
+    try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+      for (int i = 0; i < arguments.size(); i++) {
+        statement.setString(i + 1, arguments.get(i));
+      }
+      return all(statement);
+    }
+  }
+
+  /** Counts a new attempt on a run record that a lost attempt left InProgress. */
+  public void recordAttempt(Connection connection, String id) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update run_record set attempts = attempts + 1, updated_at = ? where id = ?")) {
+      Sql.setInstant(statement, 1, clock.instant());
+      statement.setString(2, id);
+      statement.executeUpdate();
+    }
+  }
+
+  /**
+   * Saves progress: totals, processed count, items written and the checkpoint. Call it in the
+   * transaction of the page it follows.
+   */
+  public void saveProgress(
+      Connection connection,
+      String id,
+      RunTotals totals,
+      long objectsProcessed,
+      long itemsWritten,
+      String checkpoint)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "update run_record set "
+                + TOTAL_ASSIGNMENTS
+                + ", objects_processed = ?, items_written = ?, checkpoint = ?, updated_at = ?"
+                + " where id = ? and status = ?")) {
+      int i = 1;
+      for (Total total : Total.values()) {
+        statement.setLong(i++, totals.get(total));
+      }
+      statement.setLong(i++, objectsProcessed);
+      statement.setLong(i++, itemsWritten);
+      statement.setString(i++, checkpoint);
+      Sql.setInstant(statement, i++, clock.instant());
+      statement.setString(i++, id);
+      statement.setString(i, RunStatus.InProgress.name());
+      if (statement.executeUpdate() != 1) {
+        throw new IllegalStateException("run record " + id + " is no longer in progress");
+      }
+    }
+  }
+
+  /**
+   * Writes run items with consecutive sequence numbers from {@code firstSequence}; the unique
+   * (run record, sequence) key makes a page that was already written fail instead of doubling.
+   */
+  public void addItems(Connection connection, String id, long firstSequence, List<RunItem> items)
+      throws SQLException {
+    if (items.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "insert into run_item (run_record_id, seq, object_ref, cso_id, mvo_id, change_type,"
+                + " error_type, error_message, created_at) values (?,?,?,?,?,?,?,?,?)")) {
+      long sequence = firstSequence;
+      for (RunItem item : items) {
+        statement.setString(1, id);
+        statement.setLong(2, sequence++);
+        statement.setString(3, truncate(item.objectRef(), 500));
+        Sql.setLongOrNull(statement, 4, item.csoId());
+        statement.setString(5, item.mvoId());
+        statement.setString(6, item.changeType().name());
+        statement.setString(7, item.errorType());
+        statement.setString(8, truncate(item.errorMessage(), 2000));
+        Sql.setInstant(statement, 9, now);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  /**
+   * Ends a run record that is still InProgress; does nothing to one that already ended, so calling
+   * it twice is harmless.
+   *
+   * @return true if this call ended it
+   */
+  public boolean finish(
+      Connection connection,
+      String id,
+      RunStatus status,
+      String message,
+      RunTotals totals,
+      Long objectsToProcess,
+      Long objectsProcessed)
+      throws SQLException {
+    if (!status.isFinal()) {
+      throw new IllegalArgumentException("a run record ends with a final status, not " + status);
+    }
+    StringBuilder sql = new StringBuilder("update run_record set status = ?, message = ?");
+    if (totals != null) {
+      sql.append(", ").append(TOTAL_ASSIGNMENTS);
+    }
+    if (objectsToProcess != null) {
+      sql.append(", objects_to_process = ?");
+    }
+    if (objectsProcessed != null) {
+      sql.append(", objects_processed = ?");
+    }
+    sql.append(", updated_at = ?, ended_at = ? where id = ? and status = ?");
+    Instant now = clock.instant();
+    try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+      int i = 1;
+      statement.setString(i++, status.name());
+      statement.setString(i++, truncate(message, 4000));
+      if (totals != null) {
+        for (Total total : Total.values()) {
+          statement.setLong(i++, totals.get(total));
+        }
+      }
+      if (objectsToProcess != null) {
+        statement.setLong(i++, objectsToProcess);
+      }
+      if (objectsProcessed != null) {
+        statement.setLong(i++, objectsProcessed);
+      }
+      Sql.setInstant(statement, i++, now);
+      Sql.setInstant(statement, i++, now);
+      statement.setString(i++, id);
+      statement.setString(i, RunStatus.InProgress.name());
+      return statement.executeUpdate() == 1;
+    }
+  }
+
+  /** A run record's items in the order written; errors first when asked. */
+  public List<StoredRunItem> items(
+      Connection connection, String id, boolean errorsOnly, boolean errorsFirst, int limit)
+      throws SQLException {
+    String sql =
+        "select * from run_item where run_record_id = ?"
+            + (errorsOnly ? " and error_type is not null" : "")
+            + " order by "
+            + (errorsFirst ? "case when error_type is null then 1 else 0 end, " : "")
+            + "seq limit "
+            + Math.max(1, limit);
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      statement.setString(1, id);
+      try (ResultSet rows = statement.executeQuery()) {
+        List<StoredRunItem> items = new ArrayList<>();
+        while (rows.next()) {
+          items.add(
+              new StoredRunItem(
+                  rows.getLong("seq"),
+                  new RunItem(
+                      rows.getString("object_ref"),
+                      Sql.getLongOrNull(rows, "cso_id"),
+                      rows.getString("mvo_id"),
+                      ChangeType.valueOf(rows.getString("change_type")),
+                      rows.getString("error_type"),
+                      rows.getString("error_message"))));
+        }
+        return items;
+      }
+    }
+  }
+
+  public long countItems(Connection connection, String id) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("select count(*) from run_item where run_record_id = ?")) {
+      statement.setString(1, id);
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    }
+  }
+
+  /** A run item with its sequence number within its run record. */
+  public record StoredRunItem(long sequence, RunItem item) {}
+
+  private static Optional<RunRecord> first(PreparedStatement statement) throws SQLException {
+    List<RunRecord> records = all(statement);
+    return records.isEmpty() ? Optional.empty() : Optional.of(records.get(0));
+  }
+
+  private static List<RunRecord> all(PreparedStatement statement) throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      List<RunRecord> records = new ArrayList<>();
+      while (rows.next()) {
+        records.add(map(rows));
+      }
+      return records;
+    }
+  }
+
+  private static RunRecord map(ResultSet rows) throws SQLException {
+    RunTotals totals = new RunTotals();
+    for (Total total : Total.values()) {
+      totals.set(total, rows.getLong(total.column()));
+    }
+    int stepIndex = rows.getInt("step_index");
+    Integer stepIndexOrNull = rows.wasNull() ? null : stepIndex;
+    return new RunRecord(
+        rows.getString("id"),
+        rows.getString("connected_system_id"),
+        rows.getString("run_profile_id"),
+        RunType.valueOf(rows.getString("run_type")),
+        RunStatus.valueOf(rows.getString("status")),
+        rows.getString("message"),
+        rows.getString("initiator_type"),
+        rows.getString("initiator_id"),
+        rows.getString("initiator_name"),
+        rows.getString("execution_id"),
+        rows.getString("schedule_id"),
+        stepIndexOrNull,
+        rows.getString("step_name"),
+        rows.getInt("attempts"),
+        rows.getLong("objects_to_process"),
+        rows.getLong("objects_processed"),
+        rows.getLong("items_written"),
+        totals,
+        rows.getString("checkpoint"),
+        Sql.getInstant(rows, "created_at"),
+        Sql.getInstant(rows, "updated_at"),
+        Sql.getInstant(rows, "ended_at"));
+  }
+
+  private static String truncate(String value, int max) {
+    return value == null || value.length() <= max ? value : value.substring(0, max);
+  }
+}

@@ -1,0 +1,278 @@
+package io.jimflow.dataplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jimflow.dataplane.config.DataPlaneConfig;
+import io.jimflow.dataplane.config.DataPlaneConfigLoader;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.StepStatus;
+import io.jimflow.steps.AbandonedRun;
+import io.jimflow.steps.RunProfileOutcome;
+import io.jimflow.steps.RunProfileRun;
+import io.jimflow.store.ChangeType;
+import io.jimflow.store.RunRecord;
+import io.jimflow.store.RunRecords;
+import io.jimflow.store.RunRecords.StoredRunItem;
+import io.jimflow.store.RunStatus;
+import io.jimflow.store.Store;
+import io.jimflow.store.TestStores;
+import io.temporal.failure.ApplicationFailure;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunProfileExecutorImplTest {
+
+  static final String HEADER = "employeeId,firstName,lastName,displayName,email,department,jobTitle,location,employeeType,status\n";
+
+  @TempDir Path dir;
+  Store store;
+  MutableClock clock = new MutableClock(Instant.parse("2026-03-01T02:00:00Z"));
+  RunProfileExecutorImpl executor;
+  int step;
+
+  /** The store the runs use; H2 here, PostgreSQL in {@link PostgresRunProfileExecutorTest}. */
+  Store newStore() {
+    return TestStores.h2();
+  }
+
+  @BeforeEach
+  void setUp() {
+    store = newStore();
+    DataPlaneConfig config = new DataPlaneConfigLoader().load(Path.of("..", "config", "connected-systems.yaml"));
+    executor = new RunProfileExecutorImpl(store, config, dir, clock);
+  }
+
+  @AfterEach
+  void tearDown() {
+    store.close();
+  }
+
+  void hrFile(String rows) throws IOException {
+    Files.createDirectories(dir.resolve("data"));
+    Files.writeString(dir.resolve("data/hr.csv"), HEADER + rows);
+  }
+
+  static String person(int n, String department, String type, String status) {
+    return "E" + n + ",First" + n + ",Last" + n + ",Person " + n + ",p" + n + "@example.org," + department
+        + ",Engineer,London," + type + "," + status + "\n";
+  }
+
+  RunProfileRun run(String system, String profile) {
+    return new RunProfileRun(system, profile, "exec-1", "nightly-hr-sync", step++, system + " - " + profile,
+        new Initiator(InitiatorType.Schedule, "nightly-hr-sync", "Nightly HR Sync"), 1);
+  }
+
+  RunProfileOutcome execute(String system, String profile) {
+    return executor.execute(run(system, profile), new RecordingProgress());
+  }
+
+  List<StoredRunItem> items(RunProfileOutcome outcome) {
+    return store.inTransaction(c -> new RunRecords(clock).items(c, outcome.runRecordId(), false, false, 1_000_000));
+  }
+
+  long count(String sql) {
+    return store.inTransaction(c -> {
+      try (Statement statement = c.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    });
+  }
+
+  @Test
+  void theNightlyHrSyncMovesPeopleFromHrToBothTargetsAndConfirmsThem() throws IOException {
+    hrFile(person(1, "R&D", "Employee", "Active")
+        + person(2, "Sales", "Contractor", "Active")
+        + person(3, "R&D", "Employee", "Terminated")
+        + "E4,too,few\n"
+        + person(5, "Sales", "Employee", "Active"));
+
+    RunProfileOutcome imported = execute("HR System", "Full Import");
+    assertThat(imported.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(imported.stats()).containsEntry("added", 4L).containsEntry("errors", 1L).containsEntry("objectsProcessed", 5L);
+
+    RunProfileOutcome synced = execute("HR System", "Full Synchronisation");
+    assertThat(synced.status()).isEqualTo(StepStatus.Complete);
+    assertThat(synced.stats()).containsEntry("projected", 3L).containsEntry("provisioned", 5L).containsEntry("pendingExports", 5L);
+
+    RunProfileOutcome directoryExport = execute("Directory", "Export");
+    RunProfileOutcome badgeExport = execute("Badge System", "Export");
+    assertThat(directoryExport.stats()).containsEntry("exported", 3L);
+    assertThat(badgeExport.stats()).containsEntry("exported", 2L);
+    assertThat(Files.readAllLines(dir.resolve("data/directory.csv")))
+        .containsExactly("employeeId,displayName,givenName,surname,mail,department,title",
+            "E1,Person 1,First1,Last1,p1@example.org,R&D,Engineer",
+            "E2,Person 2,First2,Last2,p2@example.org,Sales,Engineer",
+            "E5,Person 5,First5,Last5,p5@example.org,Sales,Engineer");
+    assertThat(Files.readAllLines(dir.resolve("data/badges.csv"))).hasSize(3).noneMatch(l -> l.startsWith("E2,"));
+
+    RunProfileOutcome confirmed = execute("Directory", "Delta Import");
+    assertThat(confirmed.status()).isEqualTo(StepStatus.Complete);
+    assertThat(confirmed.stats()).containsEntry("confirmed", 3L);
+    assertThat(count("select count(*) from pending_export where connected_system_id = 'directory' and status <> 'Confirmed'")).isZero();
+    assertThat(count("select count(*) from pending_export where connected_system_id = 'badges' and status = 'Exported'")).isEqualTo(2);
+  }
+
+  @Test
+  void aDeltaRunCarriesOnlyTheChangedPersonThrough() throws IOException {
+    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active") + person(3, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    execute("Directory", "Delta Import");
+
+    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "Marketing", "Employee", "Active") + person(3, "R&D", "Employee", "Active"));
+    RunProfileOutcome delta = execute("HR System", "Delta Import");
+    assertThat(delta.stats()).containsEntry("updated", 1L).containsEntry("added", 0L);
+    RunProfileOutcome deltaSync = execute("HR System", "Delta Synchronisation");
+    // The directory gets a new update; the badge system's create, not exported yet, absorbs the change.
+    assertThat(deltaSync.stats()).containsEntry("objectsProcessed", 1L).containsEntry("attributeFlows", 1L).containsEntry("pendingExports", 1L);
+
+    RunProfileOutcome export = execute("Directory", "Export");
+    assertThat(export.stats()).containsEntry("exported", 1L);
+    assertThat(Files.readAllLines(dir.resolve("data/directory.csv"))).contains("E2,Person 2,First2,Last2,p2@example.org,Marketing,Engineer");
+    assertThat(execute("Badge System", "Export").stats()).containsEntry("exported", 3L);
+    assertThat(Files.readAllLines(dir.resolve("data/badges.csv"))).contains("E2,Person 2,London,Marketing");
+  }
+
+  @Test
+  void aConfirmingImportThatFindsAChangedTargetValueQueuesADriftCorrection() throws IOException {
+    hrFile(person(1, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    execute("Directory", "Delta Import");
+
+    Path directory = dir.resolve("data/directory.csv");
+    Files.writeString(directory, Files.readString(directory).replace("p1@example.org", "hacked@example.org"));
+    RunProfileOutcome confirming = execute("Directory", "Delta Import");
+    assertThat(confirming.stats()).containsEntry("driftCorrections", 1L);
+    assertThat(items(confirming)).extracting(i -> i.item().changeType()).contains(ChangeType.DriftCorrection);
+
+    execute("Directory", "Export");
+    assertThat(Files.readString(directory)).contains("p1@example.org").doesNotContain("hacked");
+    assertThat(execute("Directory", "Delta Import").stats()).containsEntry("confirmed", 1L).containsEntry("driftCorrections", 0L);
+  }
+
+  @Test
+  void aLeaverIsDisconnectedThenDeletedAndDeprovisionedAfterTheGracePeriod() throws IOException {
+    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    execute("Directory", "Delta Import");
+
+    hrFile(person(1, "R&D", "Employee", "Active"));
+    assertThat(execute("HR System", "Full Import").stats()).containsEntry("deleted", 1L);
+    RunProfileOutcome sync = execute("HR System", "Full Synchronisation");
+    assertThat(sync.stats()).containsEntry("disconnected", 1L).containsEntry("deprovisioned", 0L);
+    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null")).isEqualTo(1);
+
+    clock.advance(Duration.ofDays(8));
+    RunProfileOutcome later = execute("HR System", "Full Synchronisation");
+    assertThat(later.stats()).containsEntry("deprovisioned", 2L).containsEntry("deleted", 1L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(1);
+
+    execute("Directory", "Export");
+    assertThat(Files.readString(dir.resolve("data/directory.csv"))).doesNotContain("E2,");
+    RunProfileOutcome confirming = execute("Directory", "Full Import");
+    assertThat(confirming.stats()).containsEntry("confirmed", 1L);
+    assertThat(count("select count(*) from cso where connected_system_id = 'directory'")).isEqualTo(1);
+  }
+
+  @Test
+  void aRetriedImportResumesAfterTheLastCommittedPageAndAppliesNoPageTwice() throws IOException {
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= 9_000; i++) {
+      rows.append(person(i, "R&D", "Employee", "Active"));
+    }
+    rows.append(person(17, "R&D", "Employee", "Active"));
+    hrFile(rows.toString());
+    RunProfileRun first = run("HR System", "Full Import");
+
+    RecordingProgress dying = new RecordingProgress(2, null);
+    assertThatThrownBy(() -> executor.execute(first, dying)).isInstanceOf(RecordingProgress.WorkerDied.class);
+    RunRecord open = store.inTransaction(c -> new RunRecords(clock).findInProgress(c, "exec-1", first.stepIndex(), "hr", "full-import")).orElseThrow();
+    assertThat(open.checkpoint()).isEqualTo("rows:4000");
+    assertThat(count("select count(*) from cso")).isEqualTo(4000);
+
+    RunProfileRun retry = new RunProfileRun(first.connectedSystem(), first.runProfile(), first.executionId(),
+        first.scheduleId(), first.stepIndex(), first.stepName(), first.initiator(), 2);
+    RecordingProgress resumed = new RecordingProgress(Integer.MAX_VALUE, dying.lastCheckpoint().orElseThrow());
+    RunProfileOutcome outcome = executor.execute(retry, resumed);
+
+    assertThat(outcome.runRecordId()).isEqualTo(open.id());
+    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(outcome.stats()).containsEntry("added", 9_000L).containsEntry("errors", 1L).containsEntry("objectsProcessed", 9_001L);
+    assertThat(count("select count(*) from cso")).isEqualTo(9_000);
+    assertThat(count("select count(*) from run_item")).isEqualTo(9_001);
+    assertThat(count("select count(*) from (select object_ref, change_type from run_item group by object_ref, change_type having count(*) > 1) d")).isZero();
+    assertThat(resumed.processed.get(0)).isEqualTo(6_000);
+
+    RunProfileOutcome again = executor.execute(
+        new RunProfileRun(retry.connectedSystem(), retry.runProfile(), retry.executionId(), retry.scheduleId(),
+            retry.stepIndex(), retry.stepName(), retry.initiator(), 3),
+        new RecordingProgress());
+    assertThat(again.runRecordId()).isEqualTo(outcome.runRecordId());
+    assertThat(count("select count(*) from run_record")).isEqualTo(1);
+  }
+
+  @Test
+  void aRunWhoseEveryItemFailedIsFailedWithError() throws IOException {
+    hrFile(",no,anchor,,,,,,,\nE2,short\n");
+    RunProfileOutcome outcome = execute("HR System", "Full Import");
+    assertThat(outcome.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(outcome.stats()).containsEntry("errors", 2L);
+  }
+
+  @Test
+  void aMissingFileFailsTheRunWithItsPath() {
+    RunProfileOutcome outcome = execute("HR System", "Full Import");
+    assertThat(outcome.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(outcome.message()).contains("hr.csv").contains("does not exist");
+    RunRecord record = store.inTransaction(c -> new RunRecords(clock).find(c, outcome.runRecordId())).orElseThrow();
+    assertThat(record.status()).isEqualTo(RunStatus.FailedWithError);
+    assertThat(record.endedAt()).isNotNull();
+  }
+
+  @Test
+  void anUnknownRunProfileIsANonRetryableFailure() {
+    assertThatThrownBy(() -> execute("HR System", "Full Imprt"))
+        .isInstanceOf(ApplicationFailure.class)
+        .hasMessageContaining("no run profile 'Full Imprt'")
+        .satisfies(e -> assertThat(((ApplicationFailure) e).isNonRetryable()).isTrue());
+  }
+
+  @Test
+  void abandoningFinalizesARecordLeftInProgressOnce() throws IOException {
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= 5_000; i++) {
+      rows.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(rows.toString());
+    RunProfileRun run = run("HR System", "Full Import");
+    assertThatThrownBy(() -> executor.execute(run, new RecordingProgress(1, null))).isInstanceOf(RecordingProgress.WorkerDied.class);
+
+    executor.abandon(new AbandonedRun(run, StepStatus.Cancelled, "step cancelled by user"));
+    executor.abandon(new AbandonedRun(run, StepStatus.FailedWithError, "step timed out after PT2H"));
+
+    List<RunRecord> records = store.inTransaction(c -> new RunRecords(clock).list(c, "hr", null, 10));
+    assertThat(records).singleElement().satisfies(r -> {
+      assertThat(r.status()).isEqualTo(RunStatus.Cancelled);
+      assertThat(r.message()).isEqualTo("step cancelled by user");
+      assertThat(r.objectsProcessed()).isEqualTo(2_000);
+    });
+  }
+}

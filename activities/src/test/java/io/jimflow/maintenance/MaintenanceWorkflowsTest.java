@@ -1,0 +1,347 @@
+package io.jimflow.maintenance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jimflow.common.TaskQueues;
+import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionResult;
+import io.jimflow.maintenance.MaintenanceRuns.MaintenanceRun;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.steps.AbandonedRun;
+import io.jimflow.steps.RunProfileExecutor;
+import io.jimflow.steps.RunProfileOutcome;
+import io.jimflow.steps.RunProfileRun;
+import io.jimflow.steps.StepProgress;
+import io.jimflow.schedule.StepStatus;
+import io.jimflow.store.Store;
+import io.jimflow.store.TestStores;
+import io.temporal.activity.Activity;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The maintenance workflows with the real activities on an H2 store, in the test environment. */
+class MaintenanceWorkflowsTest {
+
+  private static final Initiator ADA = new Initiator(InitiatorType.User, "ada", "Ada Admin");
+
+  /** Now in the test environment: the workflows' time and the store's clock start together. */
+  private Instant T;
+  private Store store;
+  private SettableClock clock;
+  private MaintenanceData data;
+  private MaintenanceRuns runs;
+  private SystemOperations operations;
+  private TestWorkflowEnvironment env;
+  private WorkflowClient client;
+
+  @BeforeEach
+  void open() {
+    env = TestWorkflowEnvironment.newInstance();
+    client = env.getWorkflowClient();
+    T = Instant.ofEpochMilli(env.currentTimeMillis());
+    store = TestStores.h2();
+    clock = new SettableClock(T);
+    data = new MaintenanceData(store, clock);
+    runs = new MaintenanceRuns(clock);
+    operations = new SystemOperations(clock);
+  }
+
+  @AfterEach
+  void close() {
+    env.close();
+    store.close();
+  }
+
+  private MaintenanceActivitiesImpl activities() {
+    return new MaintenanceActivitiesImpl(
+        new MaintenanceStore(store, MaintenanceData.ENGINE, clock),
+        runs,
+        operations,
+        new MaintenanceSettings(50, null, 1000),
+        id -> List.of("hr", "directory").contains(id));
+  }
+
+  private void start(MaintenanceActivities activities) {
+    Worker worker = env.newWorker(TaskQueues.MAINTENANCE);
+    worker.registerWorkflowImplementationTypes(
+        HousekeepingWorkflowImpl.class,
+        HistoryRetentionWorkflowImpl.class,
+        ClearConnectedSystemWorkflowImpl.class,
+        DeleteConnectedSystemWorkflowImpl.class);
+    worker.registerActivitiesImplementations(activities);
+    env.start();
+  }
+
+  private <T> T stub(Class<T> type, String id) {
+    return client.newWorkflowStub(
+        type, WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.MAINTENANCE).setWorkflowId(id).build());
+  }
+
+  private List<MaintenanceRun> records(MaintenanceKind kind) {
+    return store.inTransaction(c -> runs.list(c, kind, 100));
+  }
+
+  @Test
+  void aHousekeepingCycleWritesARunRecordOnlyWhenItDeletedSomething() {
+    start(activities());
+    data.person("1", T.minusSeconds(1));
+    data.person("2", T.plusSeconds(60));
+
+    MvoDeletionResult busy = stub(HousekeepingWorkflow.class, "hk-1").run(new HousekeepingInput(null, null));
+    MvoDeletionResult idle = stub(HousekeepingWorkflow.class, "hk-2").run(new HousekeepingInput(null, null));
+
+    assertThat(busy.mvosDeleted()).isEqualTo(1);
+    assertThat(idle.mvosDeleted()).isZero();
+    assertThat(idle.runRecordId()).isNull();
+    List<MaintenanceRun> written = records(MaintenanceKind.Housekeeping);
+    assertThat(written).singleElement().satisfies(run -> {
+      assertThat(run.id()).isEqualTo(busy.runRecordId());
+      assertThat(run.status()).isEqualTo("Complete");
+      assertThat(run.workflowId()).isEqualTo("hk-1");
+      assertThat(run.totals()).containsEntry("mvosDeleted", 1L);
+    });
+  }
+
+  @Test
+  void aCycleCappedBelowTheDueMvosSaysSoInItsRunRecord() {
+    start(activities());
+    for (int i = 0; i < 5; i++) {
+      data.person("p" + i, T.minusSeconds(1));
+    }
+
+    MvoDeletionResult result = stub(HousekeepingWorkflow.class, "hk").run(new HousekeepingInput(null, 2));
+
+    assertThat(result.mvosDeleted()).isEqualTo(2);
+    assertThat(result.capReached()).isTrue();
+    assertThat(records(MaintenanceKind.Housekeeping).get(0).message()).contains("cap of 2 MVOs per cycle reached");
+    assertThat(data.count("select count(*) from mvo")).isEqualTo(3);
+  }
+
+  @Test
+  void historyRetentionRecordsWhatItDeletedPerKind() {
+    start(activities());
+    long cso = data.joinedCso("hr", "1", null);
+    data.csoChangeAt(T.minus(Duration.ofDays(91)), cso, "hr");
+    data.csoChangeAt(T.minus(Duration.ofDays(89)), cso, "hr");
+    data.endedRunAt(T.minus(Duration.ofDays(100)), 4);
+
+    HistoryRetentionResult result =
+        stub(HistoryRetentionWorkflow.class, "retention").run(new HistoryRetentionInput(null, null, 2));
+
+    assertThat(result.status()).isEqualTo("Complete");
+    assertThat(result.totals())
+        .containsEntry("csoChangesDeleted", 1L)
+        .containsEntry("mvoChangesDeleted", 0L)
+        .containsEntry("runRecordsDeleted", 1L)
+        .containsEntry("runItemsDeleted", 4L);
+    MaintenanceRun record = records(MaintenanceKind.HistoryRetention).get(0);
+    assertThat(record.totals()).isEqualTo(result.totals());
+    assertThat(record.initiator().type()).isEqualTo(InitiatorType.System);
+  }
+
+  @Test
+  void aFailedDeletionSetsTheSystemBackToActiveAndCanBeRetried() {
+    AtomicInteger failuresLeft = new AtomicInteger(1);
+    MaintenanceActivitiesImpl real = activities();
+    start(new FailingDeletion(real, failuresLeft));
+    String mvo = data.person("7", null);
+    data.joinedCso("hr", "7", mvo);
+
+    assertThatThrownBy(
+            () -> stub(DeleteConnectedSystemWorkflow.class, "delete-1")
+                .run(new SystemMaintenanceInput("hr", false, ADA)))
+        .isInstanceOf(WorkflowFailedException.class)
+        .rootCause()
+        .hasMessageContaining("DeleteConnectedSystem of connected system 'hr' failed: disk full")
+        .hasMessageContaining("Active again");
+    SystemOperation afterFailure = store.inTransaction(c -> operations.status(c, "hr"));
+    assertThat(afterFailure).isEqualTo(SystemOperation.Active);
+    assertThat(records(MaintenanceKind.DeleteConnectedSystem)).singleElement().satisfies(run -> {
+      assertThat(run.status()).isEqualTo("FailedWithError");
+      assertThat(run.totals()).containsEntry("mvosMarkedForDeletion", 1L);
+      assertThat(run.initiator()).isEqualTo(ADA);
+    });
+
+    SystemMaintenanceResult retried =
+        stub(DeleteConnectedSystemWorkflow.class, "delete-2").run(new SystemMaintenanceInput("hr", false, ADA));
+
+    // The failed attempt had marked the MVO already; the retry finds it marked and keeps its date.
+    assertThat(retried.totals()).containsEntry("csosDeleted", 1L).containsEntry("mvosMarkedForDeletion", 0L);
+    assertThat(data.count("select count(*) from mvo where deletion_eligible_at is not null")).isEqualTo(1);
+    assertThat(data.count("select count(*) from connected_system where id = 'hr'")).isZero();
+    assertThat(data.count("select count(*) from connected_system_operation")).isZero();
+    assertThat(records(MaintenanceKind.DeleteConnectedSystem)).extracting(MaintenanceRun::status)
+        .containsExactlyInAnyOrder("FailedWithError", "Complete");
+  }
+
+  @Test
+  void anUnknownSystemIsRefusedWithoutRetrying() {
+    start(activities());
+
+    assertThatThrownBy(
+            () -> stub(ClearConnectedSystemWorkflow.class, "clear-x").run(new SystemMaintenanceInput("nope", false, ADA)))
+        .rootCause()
+        .hasMessageContaining("unknown connected system 'nope'");
+    assertThat(records(MaintenanceKind.ClearConnectedSystem)).singleElement()
+        .satisfies(run -> assertThat(run.status()).isEqualTo("FailedWithError"));
+  }
+
+  @Test
+  void aRunProfileOfASystemBeingClearedFailsWithAClearMessageAndRunsOnceItIsActive() {
+    AtomicInteger ran = new AtomicInteger();
+    RunProfileExecutor real = new RunProfileExecutor() {
+      @Override
+      public RunProfileOutcome execute(RunProfileRun run, StepProgress progress) {
+        ran.incrementAndGet();
+        return new RunProfileOutcome(StepStatus.Complete, null, Map.of(), "r");
+      }
+
+      @Override
+      public void abandon(AbandonedRun abandoned) {}
+    };
+    UnaryOperator<String> byName = name -> name.equals("HR") ? "hr" : name;
+    GuardedRunProfileExecutor guarded = new GuardedRunProfileExecutor(real, store, operations, byName);
+    RunProfileRun run = new RunProfileRun("HR", "Full Import", "exec", "nightly", 0, "Import HR", null, 1);
+    store.inTransaction(c -> {
+      operations.hold(c, "hr", SystemOperation.Clearing, "jimflow-system-hr");
+      return null;
+    });
+
+    assertThatThrownBy(() -> guarded.execute(run, null))
+        .isInstanceOf(ApplicationFailure.class)
+        .hasMessageContaining("connected system 'hr' is being cleared (workflow jimflow-system-hr")
+        .satisfies(e -> assertThat(((ApplicationFailure) e).isNonRetryable()).isTrue());
+    assertThat(ran).hasValue(0);
+
+    store.inTransaction(c -> operations.release(c, "hr", "jimflow-system-hr"));
+    guarded.execute(run, null);
+    assertThat(ran).hasValue(1);
+  }
+
+  @Test
+  void cancellingAClearReleasesTheSystemAndEndsItsRunRecordCancelled() throws Exception {
+    MaintenanceActivitiesImpl real = activities();
+    CountDownLatch clearing = new CountDownLatch(1);
+    start(new Delegating(real) {
+      @Override
+      public Map<String, Long> clearConnectedSystem(ClearSystemRequest request) {
+        clearing.countDown();
+        // A clear of a very large system: heartbeats page after page until cancelled.
+        for (long page = 0; ; page++) {
+          Activity.getExecutionContext().heartbeat(page);
+          try {
+            Thread.sleep(50);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        }
+      }
+    });
+    ClearConnectedSystemWorkflow clear = stub(ClearConnectedSystemWorkflow.class, "clear-hr");
+    WorkflowClient.start(clear::run, new SystemMaintenanceInput("hr", false, ADA));
+    assertThat(clearing.await(30, TimeUnit.SECONDS)).isTrue();
+    SystemOperation during = store.inTransaction(c -> operations.status(c, "hr"));
+
+    WorkflowStub.fromTyped(clear).cancel();
+
+    assertThatThrownBy(() -> WorkflowStub.fromTyped(clear).getResult(SystemMaintenanceResult.class))
+        .isInstanceOf(WorkflowFailedException.class)
+        .hasCauseInstanceOf(CanceledFailure.class);
+    SystemOperation after = store.inTransaction(c -> operations.status(c, "hr"));
+    assertThat(during).isEqualTo(SystemOperation.Clearing);
+    assertThat(after).isEqualTo(SystemOperation.Active);
+    assertThat(records(MaintenanceKind.ClearConnectedSystem)).singleElement()
+        .satisfies(run -> assertThat(run.status()).isEqualTo("Cancelled"));
+  }
+
+  /** The real activities, except that deleting the system fails while failures are left. */
+  private static final class FailingDeletion extends Delegating {
+    private final AtomicInteger failuresLeft;
+
+    FailingDeletion(MaintenanceActivitiesImpl real, AtomicInteger failuresLeft) {
+      super(real);
+      this.failuresLeft = failuresLeft;
+    }
+
+    @Override
+    public Map<String, Long> deleteConnectedSystem(SystemRunRequest request) {
+      if (failuresLeft.getAndDecrement() > 0) {
+        throw ApplicationFailure.newNonRetryableFailure("disk full", "StoreFailure");
+      }
+      return super.deleteConnectedSystem(request);
+    }
+  }
+
+  /** Hands every call to the real activities; tests override what they script. */
+  private static class Delegating implements MaintenanceActivities {
+    private final MaintenanceActivitiesImpl real;
+
+    Delegating(MaintenanceActivitiesImpl real) {
+      this.real = real;
+    }
+
+    @Override
+    public Map<String, Long> deleteConnectedSystem(SystemRunRequest request) {
+      return real.deleteConnectedSystem(request);
+    }
+
+    @Override
+    public MvoDeletionResult deleteDueMvos(MvoDeletionRequest request) {
+      return real.deleteDueMvos(request);
+    }
+
+    @Override
+    public PurgeResult purgeHistory(PurgeRequest request) {
+      return real.purgeHistory(request);
+    }
+
+    @Override
+    public void openRun(OpenRunRequest request) {
+      real.openRun(request);
+    }
+
+    @Override
+    public void finishRun(FinishRunRequest request) {
+      real.finishRun(request);
+    }
+
+    @Override
+    public void beginSystemOperation(SystemOperationRequest request) {
+      real.beginSystemOperation(request);
+    }
+
+    @Override
+    public void endSystemOperation(SystemOperationRequest request) {
+      real.endSystemOperation(request);
+    }
+
+    @Override
+    public Map<String, Long> clearConnectedSystem(ClearSystemRequest request) {
+      return real.clearConnectedSystem(request);
+    }
+
+    @Override
+    public Map<String, Long> markOrphanedMvos(SystemRunRequest request) {
+      return real.markOrphanedMvos(request);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package io.jimflow.store;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/** The store contract on a real PostgreSQL; see {@link TestStores#postgres()} for how to enable. */
+class PostgresStoreTest extends StoreContractTest {
+
+  private TestStores.PostgresStore postgres;
+
+  @BeforeEach
+  void open() {
+    postgres = TestStores.postgres();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (postgres != null) {
+      postgres.close();
+    }
+  }
+
+  @Override
+  Store store() {
+    return postgres.store();
+  }
+}

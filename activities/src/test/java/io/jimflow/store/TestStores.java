@@ -1,0 +1,75 @@
+package io.jimflow.store;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Stores for tests: a fresh in-memory H2 database, or a fresh schema in the test PostgreSQL.
+ *
+ * <p>PostgreSQL: {@code JIMFLOW_TEST_POSTGRES_URL} (default {@code
+ * jdbc:postgresql://localhost:5432/jimflow_test}), {@code JIMFLOW_TEST_POSTGRES_USER} and {@code
+ * _PASSWORD} (default jimflow/jimflow); {@code scripts/start-test-postgres.sh} sets one up. When
+ * none is reachable the PostgreSQL tests are skipped, except under {@code CI=true}, where they fail.
+ */
+public final class TestStores {
+
+  private TestStores() {}
+
+  public static Store h2() {
+    return Store.open(
+        new StoreSettings(
+            "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "", 4));
+  }
+
+  /** A store in a new schema of the test PostgreSQL; drop it with {@link #dropSchema}. */
+  public static PostgresStore postgres() {
+    String url = env("JIMFLOW_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/jimflow_test");
+    String user = env("JIMFLOW_TEST_POSTGRES_USER", "jimflow");
+    String password = env("JIMFLOW_TEST_POSTGRES_PASSWORD", "jimflow");
+    String schema = "test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    try (Connection connection = DriverManager.getConnection(url, user, password);
+        Statement statement = connection.createStatement()) {
+      statement.execute("create schema " + schema);
+    } catch (SQLException e) {
+      String message =
+          "PostgreSQL store tests need a PostgreSQL at "
+              + url
+              + " ("
+              + e.getMessage()
+              + "). Run scripts/start-test-postgres.sh or set JIMFLOW_TEST_POSTGRES_URL,"
+              + " JIMFLOW_TEST_POSTGRES_USER and JIMFLOW_TEST_POSTGRES_PASSWORD.";
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        fail(message);
+      }
+      Assumptions.abort(message);
+    }
+    String separator = url.contains("?") ? "&" : "?";
+    Store store =
+        Store.open(new StoreSettings(url + separator + "currentSchema=" + schema, user, password, 4));
+    return new PostgresStore(store, url, user, password, schema);
+  }
+
+  /** A store in its own PostgreSQL schema. */
+  public record PostgresStore(Store store, String url, String user, String password, String schema)
+      implements AutoCloseable {
+    @Override
+    public void close() throws SQLException {
+      store.close();
+      try (Connection connection = DriverManager.getConnection(url, user, password);
+          Statement statement = connection.createStatement()) {
+        statement.execute("drop schema " + schema + " cascade");
+      }
+    }
+  }
+
+  private static String env(String name, String fallback) {
+    String value = System.getenv(name);
+    return value == null || value.isBlank() ? fallback : value;
+  }
+}

@@ -1,0 +1,20 @@
+package io.jimflow.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code jimflow data …}: example identity data. */
+@Command(
+    name = "data",
+    description = "Example identity data for the connected systems.",
+    mixinStandardHelpOptions = true,
+    subcommands = {DataGenerateCommand.class})
+public class DataCommand implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand");
+  }
+}

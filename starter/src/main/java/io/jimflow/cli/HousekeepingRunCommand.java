@@ -1,0 +1,41 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.MaintenanceClient;
+import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionResult;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Command;
+
+/** {@code jimflow housekeeping run}: one cycle now, besides the built-in schedule's. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = "Run one housekeeping cycle now and print what it deleted.")
+public class HousekeepingRunCommand extends MaintenanceCommand {
+
+  public HousekeepingRunCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  String start(MaintenanceClient maintenance, Initiator initiator) {
+    return maintenance.startHousekeeping(initiator);
+  }
+
+  @Override
+  Map<String, Object> await(MaintenanceClient maintenance, String workflowId) {
+    MvoDeletionResult result = maintenance.awaitHousekeeping(workflowId);
+    Map<String, Object> described = new LinkedHashMap<>();
+    described.put("runRecord", result.runRecordId());
+    described.put("mvosDeleted", result.mvosDeleted());
+    described.put("deprovisionExports", result.deprovisionExports());
+    described.put("moreDue", result.capReached());
+    return described;
+  }
+
+  @Override
+  String done() {
+    return "Housekeeping cycle done.";
+  }
+}

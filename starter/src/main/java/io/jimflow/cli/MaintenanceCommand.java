@@ -1,0 +1,61 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import io.jimflow.client.MaintenanceClient;
+import io.jimflow.client.MaintenanceClient.MaintenanceFailedException;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * A command that starts a maintenance workflow, waits for it unless told not to, and prints what it
+ * did; a failed task exits 1 with its reason.
+ */
+abstract class MaintenanceCommand extends ClientCommand {
+
+  @Option(names = "--no-wait", description = "Print the workflow id and return without waiting.")
+  boolean noWait;
+
+  @Option(names = "--json", description = "Print the result as one JSON document.")
+  boolean json;
+
+  MaintenanceCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  final int run(JimflowClient client) {
+    MaintenanceClient maintenance = client.maintenance();
+    String user = System.getProperty("user.name", "unknown");
+    String workflowId = start(maintenance, new Initiator(InitiatorType.User, user, user));
+    if (noWait) {
+      out().println(json ? Json.write(Map.of("workflowId", workflowId)) : "Started " + workflowId + ".");
+      return JimflowCli.OK;
+    }
+    try {
+      Map<String, Object> result = await(maintenance, workflowId);
+      if (json) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("workflowId", workflowId);
+        document.putAll(result);
+        out().println(Json.write(document));
+      } else {
+        out().println(done() + " (" + workflowId + ")");
+        result.forEach((key, value) -> out().println("  " + key + ": " + value));
+      }
+      return JimflowCli.OK;
+    } catch (MaintenanceFailedException e) {
+      err().println("jimflow: " + e.getMessage() + " (" + workflowId + ")");
+      return JimflowCli.ENDED_BADLY;
+    }
+  }
+
+  abstract String start(MaintenanceClient maintenance, Initiator initiator);
+
+  abstract Map<String, Object> await(MaintenanceClient maintenance, String workflowId);
+
+  /** The first line printed when the task completed. */
+  abstract String done();
+}

@@ -1,0 +1,74 @@
+package io.jimflow.worker.store;
+
+import io.jimflow.dataplane.config.DataPlaneConfig;
+import io.jimflow.dataplane.config.DataPlaneConfigLoader;
+import io.jimflow.store.Store;
+import io.jimflow.store.StoreSettings;
+import io.jimflow.sync.SyncRules;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The one store and the one connected-systems configuration of a worker, shared by the run profile
+ * executor and the maintenance activities.
+ *
+ * <p>Store: {@code jimflow.store.url} (user, password, max-pool-size; e.g. {@code
+ * JIMFLOW_STORE_URL=jdbc:postgresql://…}) or, by default, the embedded H2 file {@code data/jimflow}
+ * under the jimflow home. It is opened and migrated on first use, so a worker that never touches it
+ * never locks the embedded file.
+ */
+@Configuration
+public class StoreConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(StoreConfiguration.class);
+
+  @Bean(destroyMethod = "close")
+  Store jimflowStore(
+      @Value("${jimflow.store.url:}") String url,
+      @Value("${jimflow.store.user:}") String user,
+      @Value("${jimflow.store.password:}") String password,
+      @Value("${jimflow.store.max-pool-size:8}") int maxPoolSize) {
+    StoreSettings settings;
+    if (url.isBlank()) {
+      settings = StoreSettings.embedded(resolveAgainstHome(Path.of("data")));
+    } else {
+      // H2's embedded default user, unless one is set.
+      String effectiveUser = user.isBlank() && url.startsWith("jdbc:h2:") ? "sa" : user;
+      settings = new StoreSettings(url, effectiveUser, password, maxPoolSize);
+    }
+    return new Store(new LazyStoreDataSource(settings));
+  }
+
+  /**
+   * The connected systems and sync rules of {@code jimflow.data-plane.config}, validated at startup
+   * (a bad file stops the worker with every problem, file and line); empty without the file.
+   */
+  @Bean
+  DataPlaneConfig dataPlaneConfig(
+      @Value("${jimflow.data-plane.config:config/connected-systems.yaml}") Path file) {
+    Path resolved = resolveAgainstHome(file);
+    if (!Files.isRegularFile(resolved)) {
+      log.info("No data plane configuration at {}: RunProfile steps are not available", resolved);
+      return new DataPlaneConfig(List.of(), new SyncRules(List.of(), List.of(), List.of()));
+    }
+    DataPlaneConfig config = new DataPlaneConfigLoader().load(resolved);
+    log.info("Data plane: {} connected systems from {}", config.connectedSystems().size(), resolved);
+    return config;
+  }
+
+  /** A path as given if absolute, else below the jimflow home (or the working directory). */
+  public static Path resolveAgainstHome(Path path) {
+    if (path.isAbsolute()) {
+      return path.normalize();
+    }
+    String home = System.getProperty("jimflow.home", System.getenv("JIMFLOW_HOME"));
+    Path base = home == null || home.isBlank() ? Path.of("") : Path.of(home);
+    return base.resolve(path).toAbsolutePath().normalize();
+  }
+}

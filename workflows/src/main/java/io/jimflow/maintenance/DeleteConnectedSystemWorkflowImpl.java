@@ -1,0 +1,27 @@
+package io.jimflow.maintenance;
+
+import io.jimflow.maintenance.MaintenanceActivities.SystemRunRequest;
+import io.temporal.workflow.Workflow;
+
+/** See {@link DeleteConnectedSystemWorkflow}. */
+public class DeleteConnectedSystemWorkflowImpl implements DeleteConnectedSystemWorkflow {
+
+  private final MaintenanceActivities activities =
+      Workflow.newActivityStub(MaintenanceActivities.class, MaintenanceOptions.LONG);
+
+  @Override
+  public SystemMaintenanceResult run(SystemMaintenanceInput input) {
+    return new SystemTask()
+        .run(
+            MaintenanceKind.DeleteConnectedSystem,
+            SystemOperation.Deleting,
+            input,
+            (runRecordId, totals) -> {
+              SystemRunRequest request =
+                  new SystemRunRequest(input.connectedSystem(), runRecordId, Initiators.orSystem(input.initiator()));
+              // Orphans first: once the system is gone nothing tells which MVOs it held.
+              totals.putAll(activities.markOrphanedMvos(request));
+              totals.putAll(activities.deleteConnectedSystem(request));
+            });
+  }
+}

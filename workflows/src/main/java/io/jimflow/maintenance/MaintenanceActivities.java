@@ -1,0 +1,109 @@
+package io.jimflow.maintenance;
+
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The store work of the maintenance workflows. Every method is idempotent, so a retried attempt
+ * after a lost one changes nothing twice; long ones work in short transactions and heartbeat.
+ */
+@ActivityInterface
+public interface MaintenanceActivities {
+
+  /** Failure type: the connected system is not in the store. */
+  String UNKNOWN_SYSTEM = "UnknownConnectedSystem";
+
+  /** Failure type: another maintenance operation or a run profile holds the connected system. */
+  String SYSTEM_BUSY = "ConnectedSystemBusy";
+
+  /**
+   * Deletes the MVOs whose grace period has passed, at most the cycle's cap: creates the deprovision
+   * exports the outbound rules ask for, then deletes each MVO and records the deletion in its change
+   * history with whoever initiated it. Writes a run record only if there was something to delete.
+   */
+  @ActivityMethod(name = "DeleteDueMvos")
+  MvoDeletionResult deleteDueMvos(MvoDeletionRequest request);
+
+  /** Deletes one kind of history older than its retention period, in short batches. */
+  @ActivityMethod(name = "PurgeHistory")
+  PurgeResult purgeHistory(PurgeRequest request);
+
+  /** Creates an InProgress maintenance run record with this id unless it exists. */
+  @ActivityMethod(name = "OpenMaintenanceRun")
+  void openRun(OpenRunRequest request);
+
+  /** Ends a maintenance run record that is still InProgress; an ended one is left alone. */
+  @ActivityMethod(name = "FinishMaintenanceRun")
+  void finishRun(FinishRunRequest request);
+
+  /**
+   * Marks a connected system as being cleared or deleted, so its run profiles refuse to run.
+   * Fails non-retryably ({@link #SYSTEM_BUSY}) while another operation or a run profile holds it,
+   * and ({@link #UNKNOWN_SYSTEM}) when the store does not know it.
+   */
+  @ActivityMethod(name = "BeginSystemOperation")
+  void beginSystemOperation(SystemOperationRequest request);
+
+  /** Sets the connected system back to Active if this workflow's operation still holds it. */
+  @ActivityMethod(name = "EndSystemOperation")
+  void endSystemOperation(SystemOperationRequest request);
+
+  /** Deletes a connected system's objects, their pending exports and (if asked) their history. */
+  @ActivityMethod(name = "ClearConnectedSystemObjects")
+  Map<String, Long> clearConnectedSystem(ClearSystemRequest request);
+
+  /**
+   * Applies the deletion rules to the MVOs joined to a connected system as if its objects were
+   * gone: those no other authoritative system holds get their deletion date.
+   */
+  @ActivityMethod(name = "MarkOrphanedMvos")
+  Map<String, Long> markOrphanedMvos(SystemRunRequest request);
+
+  /** Deletes a connected system with its objects, pending exports and run profiles. */
+  @ActivityMethod(name = "DeleteConnectedSystem")
+  Map<String, Long> deleteConnectedSystem(SystemRunRequest request);
+
+  /**
+   * @param runRecordId the id the run record gets if the cycle finds work (stable across retries)
+   * @param maxMvos the cycle's cap; null for the worker's configured one
+   */
+  record MvoDeletionRequest(String runRecordId, Initiator initiator, String workflowId, Integer maxMvos) {}
+
+  /**
+   * @param runRecordId null when nothing was due (no run record written)
+   * @param mvosDeleted how many MVOs this cycle deleted
+   * @param deprovisionExports how many delete exports it created
+   * @param capReached whether the cap stopped it (more MVOs may be due)
+   */
+  record MvoDeletionResult(String runRecordId, int mvosDeleted, int deprovisionExports, boolean capReached) {}
+
+  /**
+   * @param asOf the instant retention periods count back from, fixed by the workflow
+   * @param overrides periods that replace the worker's configured ones; null for none
+   * @param batchSize rows per transaction; null for the worker's configured size
+   */
+  record PurgeRequest(HistoryKind kind, Instant asOf, RetentionPolicy overrides, Integer batchSize) {}
+
+  /**
+   * @param cutoff entries written before it were deleted
+   * @param deleted how many entries (change entries, or run records) went
+   * @param itemsDeleted run records only: how many of their run items went with them
+   */
+  record PurgeResult(HistoryKind kind, Instant cutoff, long deleted, long itemsDeleted, long batches) {}
+
+  /** @param connectedSystem null for runs not about one system (housekeeping, retention) */
+  record OpenRunRequest(
+      String runRecordId, MaintenanceKind kind, String connectedSystem, Initiator initiator, String workflowId) {}
+
+  /** @param status Complete, CompleteWithError, FailedWithError or Cancelled */
+  record FinishRunRequest(String runRecordId, String status, String message, Map<String, Long> totals) {}
+
+  record SystemOperationRequest(String connectedSystem, SystemOperation operation, String workflowId) {}
+
+  record ClearSystemRequest(String connectedSystem, boolean deleteHistory, String runRecordId) {}
+
+  record SystemRunRequest(String connectedSystem, String runRecordId, Initiator initiator) {}
+}
