@@ -37,7 +37,8 @@ final class ExportRunner {
 
   void run(RunContext run, Path file, ObjectTypeConfig type, CsvSettings settings) {
     List<PendingExportRow> pending =
-        store.inTransaction(c -> pendingExports.findByStatus(c, run.system.id(), ExportStatus.Pending));
+        store.inTransaction(
+            c -> pendingExports.findByStatus(c, run.system.id(), ExportStatus.Pending));
     if (pending.isEmpty()) {
       return;
     }
@@ -71,21 +72,28 @@ final class ExportRunner {
       }
       writer.commit();
     }
-    run.commitPage((connection, page) -> {
-      pendingExports.markExported(connection, pending.stream().map(PendingExportRow::id).toList());
-      for (PendingExportRow export : pending) {
-        page.change(export.anchor(), export.csoId(), export.mvoId(), ChangeType.Exported);
-      }
-      for (ImportRow row : unreadable) {
-        page.error(row.reference(), null, row.errorType(), row.errorMessage() + "; the row was dropped from the file");
-      }
-      page.processed = pending.size();
-      return new Checkpoint(Checkpoint.EXPORTED, pending.size());
-    });
+    run.commitPage(
+        (connection, page) -> {
+          pendingExports.markExported(
+              connection, pending.stream().map(PendingExportRow::id).toList());
+          for (PendingExportRow export : pending) {
+            page.change(export.anchor(), export.csoId(), export.mvoId(), ChangeType.Exported);
+          }
+          for (ImportRow row : unreadable) {
+            page.error(
+                row.reference(),
+                null,
+                row.errorType(),
+                row.errorMessage() + "; the row was dropped from the file");
+          }
+          page.processed = pending.size();
+          return new Checkpoint(Checkpoint.EXPORTED, pending.size());
+        });
   }
 
   /** A row after its exports, oldest first; null when it ends up deleted (or never existed). */
-  private static Map<String, String> apply(Map<String, String> row, List<PendingExportRow> exports) {
+  private static Map<String, String> apply(
+      Map<String, String> row, List<PendingExportRow> exports) {
     if (exports == null) {
       return row;
     }

@@ -37,8 +37,8 @@ import java.util.Map;
 
 /**
  * Full and Delta Import from a CSV file: new objects added, changed ones (by content hash) updated;
- * a full import also marks objects absent from the file as deleted. An import of a system that
- * sync rules export to is a confirming import: it confirms exports it finds applied and queues
+ * a full import also marks objects absent from the file as deleted. An import of a system that sync
+ * rules export to is a confirming import: it confirms exports it finds applied and queues
  * corrective exports for drift.
  */
 final class ImportRunner {
@@ -65,7 +65,10 @@ final class ImportRunner {
   void run(RunContext run, Path file, ObjectTypeConfig type, CsvSettings settings) {
     List<OutboundRule> exportRules =
         engine.rules().outbound().stream()
-            .filter(r -> r.connectedSystem().equals(run.system.id()) && r.objectType().equals(type.name()))
+            .filter(
+                r ->
+                    r.connectedSystem().equals(run.system.id())
+                        && r.objectType().equals(type.name()))
             .toList();
     if (run.checkpoint.phase().equals(Checkpoint.ROWS)) {
       try (CsvObjectReader reader = CsvObjectReader.open(file, type.anchor(), settings)) {
@@ -73,7 +76,8 @@ final class ImportRunner {
         List<ImportRow> rows;
         while (!(rows = reader.nextPage(run.profile.pageSize())).isEmpty()) {
           List<ImportRow> page = rows;
-          run.commitPage((connection, work) -> importPage(connection, run, type, exportRules, page, work));
+          run.commitPage(
+              (connection, work) -> importPage(connection, run, type, exportRules, page, work));
         }
       }
       run.commitPage((connection, work) -> new Checkpoint(Checkpoint.ABSENT, 0));
@@ -105,7 +109,8 @@ final class ImportRunner {
         valid.put(row.anchor(), row);
       }
     }
-    Map<String, CsoRow> existing = connectorSpace.findByAnchors(connection, system, type.name(), valid.keySet());
+    Map<String, CsoRow> existing =
+        connectorSpace.findByAnchors(connection, system, type.name(), valid.keySet());
     List<NewCso> added = new ArrayList<>();
     List<CsoUpdate> updated = new ArrayList<>();
     List<Long> unchanged = new ArrayList<>();
@@ -115,15 +120,28 @@ final class ImportRunner {
       CsoRow cso = existing.get(row.anchor());
       String hash = ContentHash.of(row.attributes());
       if (cso == null) {
-        added.add(new NewCso(system, type.name(), row.anchor(), Json.write(row.attributes()), hash,
-            CsoState.Normal, null, null, true, run.runId));
+        added.add(
+            new NewCso(
+                system,
+                type.name(),
+                row.anchor(),
+                Json.write(row.attributes()),
+                hash,
+                CsoState.Normal,
+                null,
+                null,
+                true,
+                run.runId));
       } else if (run.runId.equals(cso.lastSeenRun())) {
         page.error(row.reference(), cso.id(), "DuplicateAnchor", duplicateMessage(row));
       } else if (cso.state() == CsoState.Normal && hash.equals(cso.contentHash())) {
         unchanged.add(cso.id());
       } else {
-        updated.add(new CsoUpdate(cso.id(), Json.write(row.attributes()), hash, CsoState.Normal, run.runId));
-        changes.add(new CsoChange(cso.id(), system, row.anchor(), ChangeType.Updated, row.attributes()));
+        updated.add(
+            new CsoUpdate(
+                cso.id(), Json.write(row.attributes()), hash, CsoState.Normal, run.runId));
+        changes.add(
+            new CsoChange(cso.id(), system, row.anchor(), ChangeType.Updated, row.attributes()));
         page.change(row.anchor(), cso.id(), cso.mvoId(), ChangeType.Updated);
         changedTargets.put(cso.id(), row.attributes());
       }
@@ -131,7 +149,9 @@ final class ImportRunner {
     Map<String, Long> addedIds = connectorSpace.insert(connection, added);
     for (NewCso cso : added) {
       long id = addedIds.get(cso.anchor());
-      changes.add(new CsoChange(id, system, cso.anchor(), ChangeType.Added, valid.get(cso.anchor()).attributes()));
+      changes.add(
+          new CsoChange(
+              id, system, cso.anchor(), ChangeType.Added, valid.get(cso.anchor()).attributes()));
       page.change(cso.anchor(), id, null, ChangeType.Added);
     }
     connectorSpace.update(connection, updated);
@@ -156,7 +176,8 @@ final class ImportRunner {
       Map<Long, Map<String, String>> imported,
       RunContext.Page page)
       throws SQLException {
-    Map<Long, List<PendingExportRow>> open = pendingExports.findOpenByCso(connection, imported.keySet());
+    Map<Long, List<PendingExportRow>> open =
+        pendingExports.findOpenByCso(connection, imported.keySet());
     List<Long> confirmed = new ArrayList<>();
     Map<Long, CsoRow> byId = new HashMap<>();
     existing.values().forEach(c -> byId.put(c.id(), c));
@@ -168,7 +189,8 @@ final class ImportRunner {
         if (export.status() == ExportStatus.Exported
             && SyncEngine.isConfirmed(export.change(), export.attributes(), entry.getValue())) {
           confirmed.add(export.id());
-          page.change(export.anchor(), export.csoId(), export.mvoId(), ChangeType.PendingExportConfirmed);
+          page.change(
+              export.anchor(), export.csoId(), export.mvoId(), ChangeType.PendingExportConfirmed);
         } else {
           outstanding = true;
         }
@@ -190,14 +212,17 @@ final class ImportRunner {
       if (mvo == null) {
         continue;
       }
-      MvoState state = new MvoState(mvo.id(), mvo.objectType(), mvo.attributes(), mvo.deletionEligibleAt());
+      MvoState state =
+          new MvoState(mvo.id(), mvo.objectType(), mvo.attributes(), mvo.deletionEligibleAt());
       for (OutboundRule rule : exportRules) {
         if (!rule.mvoType().equals(mvo.objectType())) {
           continue;
         }
         Map<String, String> drift = SyncEngine.detectDrift(rule, state, imported.get(csoId));
         if (!drift.isEmpty()) {
-          corrections.add(new NewPendingExport(run.system.id(), csoId, mvo.id(), ExportChange.Update, drift, true, run.runId));
+          corrections.add(
+              new NewPendingExport(
+                  run.system.id(), csoId, mvo.id(), ExportChange.Update, drift, true, run.runId));
           page.change(cso.anchor(), csoId, mvo.id(), ChangeType.DriftCorrection);
           page.delta.increment(Total.PENDING_EXPORTS);
         }
@@ -210,7 +235,12 @@ final class ImportRunner {
   private Checkpoint deleteAbsent(Connection connection, RunContext run, RunContext.Page page)
       throws SQLException {
     List<CsoRow> absent =
-        connectorSpace.findNotSeen(connection, run.system.id(), run.runId, run.checkpoint.position(), run.profile.pageSize());
+        connectorSpace.findNotSeen(
+            connection,
+            run.system.id(),
+            run.runId,
+            run.checkpoint.position(),
+            run.profile.pageSize());
     if (absent.isEmpty()) {
       return new Checkpoint(Checkpoint.DELETIONS, 0);
     }

@@ -15,8 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One run's committed state (totals, objects processed, run items written, checkpoint) and the
- * page being worked on. A page becomes part of the committed state only when its transaction commits.
+ * One run's committed state (totals, objects processed, run items written, checkpoint) and the page
+ * being worked on. A page becomes part of the committed state only when its transaction commits.
  */
 final class RunContext {
 
@@ -78,7 +78,9 @@ final class RunContext {
       item(RunItem.error(objectRef, csoId, ChangeType.NoChange, errorType, message));
     }
 
-    /** Writes the page's items and the run's progress with {@code next}, in the page's transaction. */
+    /**
+     * Writes the page's items and the run's progress with {@code next}, in the page's transaction.
+     */
     void save(Connection connection, Checkpoint next) throws SQLException {
       runRecords.addItems(connection, runId, itemsWritten, items);
       RunTotals after = totals.copy();
@@ -86,7 +88,12 @@ final class RunContext {
         after.add(t, delta.get(t));
       }
       runRecords.saveProgress(
-          connection, runId, after, RunContext.this.processed + processed, itemsWritten + items.size(), next.toString());
+          connection,
+          runId,
+          after,
+          RunContext.this.processed + processed,
+          itemsWritten + items.size(),
+          next.toString());
     }
   }
 

@@ -20,10 +20,9 @@ import io.jimflow.store.PendingExports;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunStatus;
-import io.jimflow.store.RunTotals;
 import io.jimflow.store.RunType;
-import io.jimflow.store.StoreException;
 import io.jimflow.store.Store;
+import io.jimflow.store.StoreException;
 import io.jimflow.store.SystemCatalog;
 import io.jimflow.store.Total;
 import io.jimflow.sync.SyncEngine;
@@ -44,8 +43,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each run has a run record. Every page (import rows, CSOs, MVO deletions) commits in one
  * transaction with the record's totals and checkpoint, then heartbeats; a retried attempt finds the
- * record still InProgress and continues after the last committed page, so no page applies twice.
- * A connector failure (missing file) ends the run FailedWithError; a store failure propagates so
+ * record still InProgress and continues after the last committed page, so no page applies twice. A
+ * connector failure (missing file) ends the run FailedWithError; a store failure propagates so
  * Temporal retries the attempt; any other error ends it CompleteWithError.
  */
 public final class RunProfileExecutorImpl implements RunProfileExecutor {
@@ -63,10 +62,11 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
   private final ConnectorSpace connectorSpace;
 
   /**
-   * @param baseDirectory what relative file paths of run profiles are resolved against (the worker's
-   *     working directory by default)
+   * @param baseDirectory what relative file paths of run profiles are resolved against (the
+   *     worker's working directory by default)
    */
-  public RunProfileExecutorImpl(Store store, DataPlaneConfig config, Path baseDirectory, Clock clock) {
+  public RunProfileExecutorImpl(
+      Store store, DataPlaneConfig config, Path baseDirectory, Clock clock) {
     this.store = store;
     this.config = config;
     this.baseDirectory = baseDirectory;
@@ -93,14 +93,19 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     RunContext context = open(run, system, profile, progress);
     try {
       switch (profile.runType()) {
-        case FullImport, DeltaImport -> imports.run(context, file(profile), objectType(system, profile), settings(system));
+        case FullImport, DeltaImport ->
+            imports.run(context, file(profile), objectType(system, profile), settings(system));
         case FullSynchronisation, DeltaSynchronisation -> {
-          context.total = store.inTransaction(c -> profile.runType() == RunType.FullSynchronisation
-              ? connectorSpace.count(c, system.id())
-              : connectorSpace.countSyncPending(c, system.id()));
+          context.total =
+              store.inTransaction(
+                  c ->
+                      profile.runType() == RunType.FullSynchronisation
+                          ? connectorSpace.count(c, system.id())
+                          : connectorSpace.countSyncPending(c, system.id()));
           syncs.run(context);
         }
-        case Export -> exports.run(context, file(profile), objectType(system, profile), settings(system));
+        case Export ->
+            exports.run(context, file(profile), objectType(system, profile), settings(system));
       }
     } catch (ActivityCompletionException | StoreException e) {
       // Cancellation or a lost store: the record stays InProgress; a retry resumes it, and the
@@ -127,15 +132,20 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     if (profile.isEmpty() || run.executionId() == null) {
       return;
     }
-    RunStatus status = abandoned.status() == StepStatus.Cancelled ? RunStatus.Cancelled : RunStatus.FailedWithError;
-    store.inTransaction(c -> {
-      Optional<RunRecord> open =
-          runRecords.findInProgress(c, run.executionId(), run.stepIndex(), system.get().id(), profile.get().id());
-      if (open.isPresent()) {
-        runRecords.finish(c, open.get().id(), status, abandoned.reason(), null, null, null);
-      }
-      return null;
-    });
+    RunStatus status =
+        abandoned.status() == StepStatus.Cancelled
+            ? RunStatus.Cancelled
+            : RunStatus.FailedWithError;
+    store.inTransaction(
+        c -> {
+          Optional<RunRecord> open =
+              runRecords.findInProgress(
+                  c, run.executionId(), run.stepIndex(), system.get().id(), profile.get().id());
+          if (open.isPresent()) {
+            runRecords.finish(c, open.get().id(), status, abandoned.reason(), null, null, null);
+          }
+          return null;
+        });
   }
 
   private Optional<RunProfileOutcome> finishedByEarlierAttempt(
@@ -143,67 +153,138 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     if (run.attempt() <= 1 || run.executionId() == null) {
       return Optional.empty();
     }
-    // A lost attempt may have finished the run but not reported it: report that run, do not redo it.
-    List<RunRecord> records = store.inTransaction(
-        c -> runRecords.findForStep(c, run.executionId(), run.stepIndex(), system.id(), profile.id()));
-    return records.stream().findFirst().filter(r -> r.status().isFinal()).map(RunProfileExecutorImpl::outcome);
+    // A lost attempt may have finished the run but not reported it: report that run, do not redo
+    // it.
+    List<RunRecord> records =
+        store.inTransaction(
+            c ->
+                runRecords.findForStep(
+                    c, run.executionId(), run.stepIndex(), system.id(), profile.id()));
+    return records.stream()
+        .findFirst()
+        .filter(r -> r.status().isFinal())
+        .map(RunProfileExecutorImpl::outcome);
   }
 
-  private RunContext open(RunProfileRun run, ConnectedSystemConfig system, RunProfileConfig profile, StepProgress progress) {
-    RunRecord record = store.inTransaction(c -> {
-      Optional<RunRecord> open = run.executionId() == null
-          ? Optional.empty()
-          : runRecords.findInProgress(c, run.executionId(), run.stepIndex(), system.id(), profile.id());
-      if (open.isPresent()) {
-        runRecords.recordAttempt(c, open.get().id());
-        return open.get();
-      }
-      catalog.save(c, List.of(catalogEntry(system)));
-      var initiator = run.initiator();
-      String id = runRecords.create(c, new NewRunRecord(
-          system.id(), profile.id(), profile.runType(),
-          initiator == null ? null : initiator.type().name(),
-          initiator == null ? null : initiator.id(),
-          initiator == null ? null : initiator.name(),
-          run.executionId(), run.scheduleId(), run.stepIndex(), run.stepName()));
-      return runRecords.find(c, id).orElseThrow();
-    });
+  private RunContext open(
+      RunProfileRun run,
+      ConnectedSystemConfig system,
+      RunProfileConfig profile,
+      StepProgress progress) {
+    RunRecord record =
+        store.inTransaction(
+            c -> {
+              Optional<RunRecord> open =
+                  run.executionId() == null
+                      ? Optional.empty()
+                      : runRecords.findInProgress(
+                          c, run.executionId(), run.stepIndex(), system.id(), profile.id());
+              if (open.isPresent()) {
+                runRecords.recordAttempt(c, open.get().id());
+                return open.get();
+              }
+              catalog.save(c, List.of(catalogEntry(system)));
+              var initiator = run.initiator();
+              String id =
+                  runRecords.create(
+                      c,
+                      new NewRunRecord(
+                          system.id(),
+                          profile.id(),
+                          profile.runType(),
+                          initiator == null ? null : initiator.type().name(),
+                          initiator == null ? null : initiator.id(),
+                          initiator == null ? null : initiator.name(),
+                          run.executionId(),
+                          run.scheduleId(),
+                          run.stepIndex(),
+                          run.stepName()));
+              return runRecords.find(c, id).orElseThrow();
+            });
     String initialPhase = profile.runType().isSynchronisation() ? Checkpoint.SYNC : Checkpoint.ROWS;
     if (record.checkpoint() != null) {
-      log.info("resuming run record {} of {} / {} at {}", record.id(), system.name(), profile.name(), record.checkpoint());
+      log.info(
+          "resuming run record {} of {} / {} at {}",
+          record.id(),
+          system.name(),
+          profile.name(),
+          record.checkpoint());
     }
-    return new RunContext(record.id(), system, profile, store, runRecords, progress, record.totals(),
-        record.objectsProcessed(), record.itemsWritten(),
+    return new RunContext(
+        record.id(),
+        system,
+        profile,
+        store,
+        runRecords,
+        progress,
+        record.totals(),
+        record.objectsProcessed(),
+        record.itemsWritten(),
         Checkpoint.parse(record.checkpoint(), initialPhase));
   }
 
   private RunProfileOutcome finish(RunContext context, RunStatus status, String message) {
-    store.inTransaction(c -> runRecords.finish(
-        c, context.runId, status, message, context.totals, context.processed, context.processed));
-    return store.inTransaction(c -> runRecords.find(c, context.runId)).map(RunProfileExecutorImpl::outcome).orElseThrow();
+    store.inTransaction(
+        c ->
+            runRecords.finish(
+                c,
+                context.runId,
+                status,
+                message,
+                context.totals,
+                context.processed,
+                context.processed));
+    return store
+        .inTransaction(c -> runRecords.find(c, context.runId))
+        .map(RunProfileExecutorImpl::outcome)
+        .orElseThrow();
   }
 
   private static RunProfileOutcome outcome(RunRecord record) {
     Map<String, Long> stats = new LinkedHashMap<>(record.totals().asMap());
     stats.put("objectsProcessed", record.objectsProcessed());
-    return new RunProfileOutcome(StepStatus.valueOf(record.status().name()), record.message(), stats, record.id());
+    return new RunProfileOutcome(
+        StepStatus.valueOf(record.status().name()), record.message(), stats, record.id());
   }
 
   private ConnectedSystemConfig system(String idOrName) {
-    return config.system(idOrName).orElseThrow(() -> ApplicationFailure.newNonRetryableFailure(
-        "unknown connected system '" + idOrName + "' (known: "
-            + String.join(", ", config.connectedSystems().stream().map(ConnectedSystemConfig::name).toList()) + ")",
-        "UnknownConnectedSystem"));
+    return config
+        .system(idOrName)
+        .orElseThrow(
+            () ->
+                ApplicationFailure.newNonRetryableFailure(
+                    "unknown connected system '"
+                        + idOrName
+                        + "' (known: "
+                        + String.join(
+                            ", ",
+                            config.connectedSystems().stream()
+                                .map(ConnectedSystemConfig::name)
+                                .toList())
+                        + ")",
+                    "UnknownConnectedSystem"));
   }
 
   private static RunProfileConfig profile(ConnectedSystemConfig system, String idOrName) {
-    return system.runProfile(idOrName).orElseThrow(() -> ApplicationFailure.newNonRetryableFailure(
-        "connected system '" + system.name() + "' has no run profile '" + idOrName + "' (known: "
-            + String.join(", ", system.runProfiles().stream().map(RunProfileConfig::name).toList()) + ")",
-        "UnknownRunProfile"));
+    return system
+        .runProfile(idOrName)
+        .orElseThrow(
+            () ->
+                ApplicationFailure.newNonRetryableFailure(
+                    "connected system '"
+                        + system.name()
+                        + "' has no run profile '"
+                        + idOrName
+                        + "' (known: "
+                        + String.join(
+                            ", ",
+                            system.runProfiles().stream().map(RunProfileConfig::name).toList())
+                        + ")",
+                    "UnknownRunProfile"));
   }
 
-  private static ObjectTypeConfig objectType(ConnectedSystemConfig system, RunProfileConfig profile) {
+  private static ObjectTypeConfig objectType(
+      ConnectedSystemConfig system, RunProfileConfig profile) {
     return system.objectType(profile.objectType()).orElseThrow();
   }
 
@@ -217,7 +298,10 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
   }
 
   private static SystemCatalog.SystemEntry catalogEntry(ConnectedSystemConfig system) {
-    return new SystemCatalog.SystemEntry(system.id(), system.name(), system.connectorType(),
+    return new SystemCatalog.SystemEntry(
+        system.id(),
+        system.name(),
+        system.connectorType(),
         system.runProfiles().stream()
             .map(p -> new SystemCatalog.ProfileEntry(p.id(), p.name(), p.runType()))
             .toList());

@@ -8,12 +8,12 @@ import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.CsoRow;
 import io.jimflow.store.CsoState;
+import io.jimflow.store.ExportStatus;
 import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
 import io.jimflow.store.PendingExportRow;
 import io.jimflow.store.PendingExports;
 import io.jimflow.store.PendingExports.NewPendingExport;
-import io.jimflow.store.ExportStatus;
 import io.jimflow.store.RunType;
 import io.jimflow.store.Total;
 import io.jimflow.sync.CsoFacts;
@@ -85,7 +85,12 @@ final class SyncRunner {
       throws SQLException {
     boolean pendingOnly = run.profile.runType() == RunType.DeltaSynchronisation;
     List<CsoRow> csos =
-        connectorSpace.pageForSync(connection, run.system.id(), run.checkpoint.position(), run.profile.pageSize(), pendingOnly);
+        connectorSpace.pageForSync(
+            connection,
+            run.system.id(),
+            run.checkpoint.position(),
+            run.profile.pageSize(),
+            pendingOnly);
     if (csos.isEmpty()) {
       return new Checkpoint(Checkpoint.DELETIONS, 0);
     }
@@ -93,11 +98,12 @@ final class SyncRunner {
     Instant now = clock.instant();
     PageState state = new PageState();
     Set<String> joinedIds = new HashSet<>();
-    csos.forEach(c -> {
-      if (c.mvoId() != null) {
-        joinedIds.add(c.mvoId());
-      }
-    });
+    csos.forEach(
+        c -> {
+          if (c.mvoId() != null) {
+            joinedIds.add(c.mvoId());
+          }
+        });
     state.putAll(metaverse.findByIds(connection, joinedIds));
     lookUpJoinCandidates(connection, run, csos, state);
 
@@ -112,13 +118,24 @@ final class SyncRunner {
 
     for (CsoRow cso : csos) {
       Map<String, String> attributes = cso.attributes();
-      CsoFacts facts = new CsoFacts(cso.connectedSystem(), cso.objectType(), attributes, cso.state() == CsoState.Obsolete);
+      CsoFacts facts =
+          new CsoFacts(
+              cso.connectedSystem(),
+              cso.objectType(),
+              attributes,
+              cso.state() == CsoState.Obsolete);
       MvoRow joined = cso.mvoId() == null ? null : state.mvos.get(cso.mvoId());
-      InboundDecision decision = engine.decideInbound(facts, joined == null ? null : toState(joined), state);
+      InboundDecision decision =
+          engine.decideInbound(facts, joined == null ? null : toState(joined), state);
       switch (decision.kind()) {
         case PROJECT -> {
           InboundRule rule = engine.inboundRuleInScope(facts).orElseThrow();
-          MvoRow mvo = new MvoRow(UUID.randomUUID().toString(), rule.mvoType(), decision.mvoAttributeChanges(), null);
+          MvoRow mvo =
+              new MvoRow(
+                  UUID.randomUUID().toString(),
+                  rule.mvoType(),
+                  decision.mvoAttributeChanges(),
+                  null);
           newMvos.add(mvo);
           state.add(mvo, cso.connectedSystem());
           projectedJoins.put(cso.id(), mvo.id());
@@ -131,24 +148,29 @@ final class SyncRunner {
           state.changeMvo(decision.mvoId(), decision.mvoAttributeChanges());
           deletionChecks.add(decision.mvoId());
           page.change(cso.anchor(), cso.id(), decision.mvoId(), ChangeType.Joined);
-          mvoChanges.add(new MvoChange(decision.mvoId(), ChangeType.Joined, decision.mvoAttributeChanges()));
+          mvoChanges.add(
+              new MvoChange(decision.mvoId(), ChangeType.Joined, decision.mvoAttributeChanges()));
         }
         case FLOW -> {
           state.changeMvo(decision.mvoId(), decision.mvoAttributeChanges());
           deletionChecks.add(decision.mvoId());
           page.change(cso.anchor(), cso.id(), decision.mvoId(), ChangeType.AttributeFlow);
-          mvoChanges.add(new MvoChange(decision.mvoId(), ChangeType.AttributeFlow, decision.mvoAttributeChanges()));
+          mvoChanges.add(
+              new MvoChange(
+                  decision.mvoId(), ChangeType.AttributeFlow, decision.mvoAttributeChanges()));
         }
         case DISCONNECT, DISCONNECT_OUT_OF_SCOPE -> {
           disconnected.add(cso.id());
           deletionChecks.add(decision.mvoId());
-          ChangeType type = decision.kind() == InboundDecision.Kind.DISCONNECT
-              ? ChangeType.Disconnected
-              : ChangeType.DisconnectedOutOfScope;
+          ChangeType type =
+              decision.kind() == InboundDecision.Kind.DISCONNECT
+                  ? ChangeType.Disconnected
+                  : ChangeType.DisconnectedOutOfScope;
           page.change(cso.anchor(), cso.id(), decision.mvoId(), type);
           mvoChanges.add(new MvoChange(decision.mvoId(), type, null));
         }
-        case ERROR -> page.error(cso.anchor(), cso.id(), decision.errorType(), decision.errorMessage());
+        case ERROR ->
+            page.error(cso.anchor(), cso.id(), decision.errorType(), decision.errorMessage());
         case NONE -> {
           if (decision.mvoId() != null) {
             deletionChecks.add(decision.mvoId());
@@ -169,7 +191,8 @@ final class SyncRunner {
     List<CsoChange> csoChanges = new ArrayList<>();
     for (CsoRow cso : csos) {
       if (removed.contains(cso.id())) {
-        csoChanges.add(new CsoChange(cso.id(), cso.connectedSystem(), cso.anchor(), ChangeType.Deleted, null));
+        csoChanges.add(
+            new CsoChange(cso.id(), cso.connectedSystem(), cso.anchor(), ChangeType.Deleted, null));
       }
     }
     connectorSpace.delete(connection, removed);
@@ -188,31 +211,39 @@ final class SyncRunner {
     return new Checkpoint(Checkpoint.SYNC, csos.get(csos.size() - 1).id());
   }
 
-  /** Finds, for every unjoined CSO in scope, the MVOs its join pairs could match, in few queries. */
-  private void lookUpJoinCandidates(Connection connection, RunContext run, List<CsoRow> csos, PageState state)
+  /**
+   * Finds, for every unjoined CSO in scope, the MVOs its join pairs could match, in few queries.
+   */
+  private void lookUpJoinCandidates(
+      Connection connection, RunContext run, List<CsoRow> csos, PageState state)
       throws SQLException {
     Map<String, Map<String, Set<String>>> valuesByTypeAndAttribute = new HashMap<>();
     for (CsoRow cso : csos) {
       if (cso.mvoId() != null || cso.state() == CsoState.Obsolete) {
         continue;
       }
-      CsoFacts facts = new CsoFacts(cso.connectedSystem(), cso.objectType(), cso.attributes(), false);
-      engine.inboundRuleInScope(facts).ifPresent(rule -> {
-        for (JoinPair pair : rule.join()) {
-          String value = facts.attributes().get(pair.csoAttribute());
-          if (value != null && !value.isEmpty()) {
-            valuesByTypeAndAttribute
-                .computeIfAbsent(rule.mvoType(), t -> new HashMap<>())
-                .computeIfAbsent(pair.mvoAttribute(), a -> new HashSet<>())
-                .add(value);
-          }
-        }
-      });
+      CsoFacts facts =
+          new CsoFacts(cso.connectedSystem(), cso.objectType(), cso.attributes(), false);
+      engine
+          .inboundRuleInScope(facts)
+          .ifPresent(
+              rule -> {
+                for (JoinPair pair : rule.join()) {
+                  String value = facts.attributes().get(pair.csoAttribute());
+                  if (value != null && !value.isEmpty()) {
+                    valuesByTypeAndAttribute
+                        .computeIfAbsent(rule.mvoType(), t -> new HashMap<>())
+                        .computeIfAbsent(pair.mvoAttribute(), a -> new HashSet<>())
+                        .add(value);
+                  }
+                }
+              });
     }
     Set<String> candidateIds = new HashSet<>();
     for (var byType : valuesByTypeAndAttribute.entrySet()) {
       for (var byAttribute : byType.getValue().entrySet()) {
-        metaverse.findByKey(connection, byType.getKey(), byAttribute.getKey(), byAttribute.getValue())
+        metaverse
+            .findByKey(connection, byType.getKey(), byAttribute.getKey(), byAttribute.getValue())
             .values()
             .forEach(candidateIds::addAll);
       }
@@ -221,23 +252,29 @@ final class SyncRunner {
     state.putAll(metaverse.findByIds(connection, candidateIds));
     Set<String> all = new HashSet<>(state.mvos.keySet());
     for (CsoRow connector : connectorSpace.findByMvoIds(connection, all)) {
-      state.connectors.computeIfAbsent(connector.mvoId(), k -> new HashMap<>()).put(connector.connectedSystem(), connector);
+      state
+          .connectors
+          .computeIfAbsent(connector.mvoId(), k -> new HashMap<>())
+          .put(connector.connectedSystem(), connector);
     }
   }
 
   /** Sets or clears deletion dates of MVOs whose authoritative connectors changed. */
-  private void scheduleDeletions(Connection connection, Set<String> mvoIds, PageState state, Instant now)
-      throws SQLException {
+  private void scheduleDeletions(
+      Connection connection, Set<String> mvoIds, PageState state, Instant now) throws SQLException {
     Map<String, Set<String>> remaining = new HashMap<>();
     for (CsoRow connector : connectorSpace.findByMvoIds(connection, mvoIds)) {
-      remaining.computeIfAbsent(connector.mvoId(), k -> new HashSet<>()).add(connector.connectedSystem());
+      remaining
+          .computeIfAbsent(connector.mvoId(), k -> new HashSet<>())
+          .add(connector.connectedSystem());
     }
     for (String id : mvoIds) {
       MvoRow mvo = state.mvos.get(id);
       if (mvo == null) {
         continue;
       }
-      Instant eligible = engine.deletionEligibleAt(toState(mvo), remaining.getOrDefault(id, Set.of()), now);
+      Instant eligible =
+          engine.deletionEligibleAt(toState(mvo), remaining.getOrDefault(id, Set.of()), now);
       if (!Objects.equals(eligible, mvo.deletionEligibleAt())) {
         state.put(new MvoRow(id, mvo.objectType(), mvo.attributes(), eligible));
         state.changed.add(id);
@@ -246,14 +283,21 @@ final class SyncRunner {
   }
 
   /** Decides and queues what target systems need for the MVOs this page created or changed. */
-  private void provision(Connection connection, RunContext run, Set<String> mvoIds, PageState state, RunContext.Page page)
+  private void provision(
+      Connection connection,
+      RunContext run,
+      Set<String> mvoIds,
+      PageState state,
+      RunContext.Page page)
       throws SQLException {
     if (mvoIds.isEmpty() || engine.rules().outbound().isEmpty()) {
       return;
     }
     Map<String, Map<String, CsoRow>> targets = new HashMap<>();
     for (CsoRow connector : connectorSpace.findByMvoIds(connection, mvoIds)) {
-      targets.computeIfAbsent(connector.mvoId(), k -> new HashMap<>()).put(connector.connectedSystem(), connector);
+      targets
+          .computeIfAbsent(connector.mvoId(), k -> new HashMap<>())
+          .put(connector.connectedSystem(), connector);
     }
     List<Long> targetIds = new ArrayList<>();
     targets.values().forEach(m -> m.values().forEach(c -> targetIds.add(c.id())));
@@ -269,43 +313,95 @@ final class SyncRunner {
       }
       for (OutboundRule rule : engine.outboundRulesFor(mvo.objectType())) {
         CsoRow target = targets.getOrDefault(mvoId, Map.of()).get(rule.connectedSystem());
-        List<PendingExportRow> outstanding = target == null ? List.of() : open.getOrDefault(target.id(), List.of());
+        List<PendingExportRow> outstanding =
+            target == null ? List.of() : open.getOrDefault(target.id(), List.of());
         OutboundDecision decision =
-            SyncEngine.decideOutbound(rule, toState(mvo), target == null ? null : targetFacts(target, outstanding));
+            SyncEngine.decideOutbound(
+                rule, toState(mvo), target == null ? null : targetFacts(target, outstanding));
         switch (decision.kind()) {
           case PROVISION -> {
             if (target == null) {
-              provisioned.add(new NewCso(rule.connectedSystem(), rule.objectType(), decision.anchor(), "{}", "",
-                  CsoState.PendingProvisioning, mvoId, "Provisioned", false, null));
-              creates.add(new NewPendingExport(rule.connectedSystem(), -1, mvoId, ExportChange.Create, decision.attributes(), false, run.runId));
+              provisioned.add(
+                  new NewCso(
+                      rule.connectedSystem(),
+                      rule.objectType(),
+                      decision.anchor(),
+                      "{}",
+                      "",
+                      CsoState.PendingProvisioning,
+                      mvoId,
+                      "Provisioned",
+                      false,
+                      null));
+              creates.add(
+                  new NewPendingExport(
+                      rule.connectedSystem(),
+                      -1,
+                      mvoId,
+                      ExportChange.Create,
+                      decision.attributes(),
+                      false,
+                      run.runId));
             } else {
               // Its earlier object is being deleted: create it again once that delete is exported.
-              exports.add(new NewPendingExport(rule.connectedSystem(), target.id(), mvoId, ExportChange.Create, decision.attributes(), false, run.runId));
+              exports.add(
+                  new NewPendingExport(
+                      rule.connectedSystem(),
+                      target.id(),
+                      mvoId,
+                      ExportChange.Create,
+                      decision.attributes(),
+                      false,
+                      run.runId));
               page.change(decision.anchor(), target.id(), mvoId, ChangeType.Provisioned);
               page.delta.increment(Total.PENDING_EXPORTS);
             }
           }
           case UPDATE -> {
-            PendingExportRow waiting = outstanding.stream()
-                .filter(e -> e.status() == ExportStatus.Pending && e.change() != ExportChange.Delete)
-                .reduce((a, b) -> b)
-                .orElse(null);
+            PendingExportRow waiting =
+                outstanding.stream()
+                    .filter(
+                        e ->
+                            e.status() == ExportStatus.Pending && e.change() != ExportChange.Delete)
+                    .reduce((a, b) -> b)
+                    .orElse(null);
             if (waiting != null) {
               Map<String, String> merged = new LinkedHashMap<>(waiting.attributes());
               merged.putAll(decision.attributes());
               pendingExports.replace(connection, waiting.id(), waiting.change(), merged);
             } else {
-              exports.add(new NewPendingExport(rule.connectedSystem(), target.id(), mvoId, ExportChange.Update, decision.attributes(), false, run.runId));
+              exports.add(
+                  new NewPendingExport(
+                      rule.connectedSystem(),
+                      target.id(),
+                      mvoId,
+                      ExportChange.Update,
+                      decision.attributes(),
+                      false,
+                      run.runId));
               page.delta.increment(Total.PENDING_EXPORTS);
             }
           }
           case DEPROVISION -> {
-            exports.add(new NewPendingExport(rule.connectedSystem(), target.id(), mvoId, ExportChange.Delete, Map.of(), false, run.runId));
+            exports.add(
+                new NewPendingExport(
+                    rule.connectedSystem(),
+                    target.id(),
+                    mvoId,
+                    ExportChange.Delete,
+                    Map.of(),
+                    false,
+                    run.runId));
             page.change(target.anchor(), target.id(), mvoId, ChangeType.Deprovisioned);
             page.delta.increment(Total.PENDING_EXPORTS);
           }
-          case ERROR -> page.error(mvoId, null, decision.errorType(), rule.connectedSystem() + ": " + decision.errorMessage());
-          case NONE -> { }
+          case ERROR ->
+              page.error(
+                  mvoId,
+                  null,
+                  decision.errorType(),
+                  rule.connectedSystem() + ": " + decision.errorMessage());
+          case NONE -> {}
         }
       }
     }
@@ -331,29 +427,46 @@ final class SyncRunner {
     Map<String, List<Integer>> byKind = new LinkedHashMap<>();
     for (int i = 0; i < provisioned.size(); i++) {
       NewCso cso = provisioned.get(i);
-      byKind.computeIfAbsent(cso.connectedSystem() + "\u0000" + cso.objectType(), k -> new ArrayList<>()).add(i);
+      byKind
+          .computeIfAbsent(
+              cso.connectedSystem() + "\u0000" + cso.objectType(), k -> new ArrayList<>())
+          .add(i);
     }
     for (List<Integer> indexes : byKind.values()) {
       NewCso first = provisioned.get(indexes.get(0));
       List<String> anchors = indexes.stream().map(i -> provisioned.get(i).anchor()).toList();
-      Map<String, Long> taken = connectorSpace.findIdsByAnchors(connection, first.connectedSystem(), first.objectType(), anchors);
+      Map<String, Long> taken =
+          connectorSpace.findIdsByAnchors(
+              connection, first.connectedSystem(), first.objectType(), anchors);
       List<Integer> accepted = new ArrayList<>();
       Set<String> seen = new HashSet<>();
       for (int i : indexes) {
         NewCso cso = provisioned.get(i);
         if (taken.containsKey(cso.anchor()) || !seen.add(cso.anchor())) {
-          page.error(cso.anchor(), null, "AnchorInUse",
+          page.error(
+              cso.anchor(),
+              null,
+              "AnchorInUse",
               cso.connectedSystem() + " already has an object with anchor " + cso.anchor());
         } else {
           accepted.add(i);
         }
       }
-      Map<String, Long> ids = connectorSpace.insert(connection, accepted.stream().map(provisioned::get).toList());
+      Map<String, Long> ids =
+          connectorSpace.insert(connection, accepted.stream().map(provisioned::get).toList());
       for (int i : accepted) {
         NewCso cso = provisioned.get(i);
         long id = ids.get(cso.anchor());
         NewPendingExport create = creates.get(i);
-        exports.add(new NewPendingExport(create.connectedSystem(), id, create.mvoId(), create.change(), create.attributes(), false, create.runId()));
+        exports.add(
+            new NewPendingExport(
+                create.connectedSystem(),
+                id,
+                create.mvoId(),
+                create.change(),
+                create.attributes(),
+                false,
+                create.runId()));
         page.change(cso.anchor(), id, cso.mvoId(), ChangeType.Provisioned);
         page.delta.increment(Total.PENDING_EXPORTS);
       }
@@ -363,13 +476,17 @@ final class SyncRunner {
   /** Deletes MVOs whose grace period has passed, deprovisioning them where rules say so. */
   private Checkpoint deleteDueMvos(Connection connection, RunContext run, RunContext.Page page)
       throws SQLException {
-    List<MvoRow> due = metaverse.findDueForDeletion(connection, clock.instant(), run.profile.pageSize());
+    List<MvoRow> due =
+        metaverse.findDueForDeletion(connection, clock.instant(), run.profile.pageSize());
     if (due.isEmpty()) {
       return new Checkpoint("done", 0);
     }
     Map<String, Map<String, CsoRow>> targets = new HashMap<>();
-    for (CsoRow connector : connectorSpace.findByMvoIds(connection, due.stream().map(MvoRow::id).toList())) {
-      targets.computeIfAbsent(connector.mvoId(), k -> new HashMap<>()).put(connector.connectedSystem(), connector);
+    for (CsoRow connector :
+        connectorSpace.findByMvoIds(connection, due.stream().map(MvoRow::id).toList())) {
+      targets
+          .computeIfAbsent(connector.mvoId(), k -> new HashMap<>())
+          .put(connector.connectedSystem(), connector);
     }
     List<Long> targetIds = new ArrayList<>();
     targets.values().forEach(m -> m.values().forEach(c -> targetIds.add(c.id())));
@@ -383,14 +500,27 @@ final class SyncRunner {
           continue;
         }
         OutboundDecision decision =
-            SyncEngine.decideOutbound(rule, null, targetFacts(target, open.getOrDefault(target.id(), List.of())));
+            SyncEngine.decideOutbound(
+                rule, null, targetFacts(target, open.getOrDefault(target.id(), List.of())));
         if (decision.kind() == OutboundDecision.Kind.DEPROVISION) {
-          deletes.add(new NewPendingExport(rule.connectedSystem(), target.id(), mvo.id(), ExportChange.Delete, Map.of(), false, run.runId));
+          deletes.add(
+              new NewPendingExport(
+                  rule.connectedSystem(),
+                  target.id(),
+                  mvo.id(),
+                  ExportChange.Delete,
+                  Map.of(),
+                  false,
+                  run.runId));
           page.change(target.anchor(), target.id(), mvo.id(), ChangeType.Deprovisioned);
           page.delta.increment(Total.PENDING_EXPORTS);
         }
       }
-      page.change(mvo.attributes().getOrDefault("displayName", mvo.id()), null, mvo.id(), ChangeType.Deleted);
+      page.change(
+          mvo.attributes().getOrDefault("displayName", mvo.id()),
+          null,
+          mvo.id(),
+          ChangeType.Deleted);
       changes.add(new MvoChange(mvo.id(), ChangeType.Deleted, null));
     }
     pendingExports.insert(connection, deletes);
@@ -434,19 +564,29 @@ final class SyncRunner {
       loaded.values().forEach(this::put);
     }
 
-    /** Keeps the value index in step with the page's MVOs, so joins find what this page projected. */
+    /**
+     * Keeps the value index in step with the page's MVOs, so joins find what this page projected.
+     */
     void put(MvoRow mvo) {
       MvoRow previous = mvos.put(mvo.id(), mvo);
       if (previous != null) {
-        previous.attributes().forEach((name, value) -> {
-          Set<String> ids = byValue.get(key(previous.objectType(), name, value));
-          if (ids != null) {
-            ids.remove(mvo.id());
-          }
-        });
+        previous
+            .attributes()
+            .forEach(
+                (name, value) -> {
+                  Set<String> ids = byValue.get(key(previous.objectType(), name, value));
+                  if (ids != null) {
+                    ids.remove(mvo.id());
+                  }
+                });
       }
-      mvo.attributes().forEach((name, value) ->
-          byValue.computeIfAbsent(key(mvo.objectType(), name, value), k -> new LinkedHashSet<>()).add(mvo.id()));
+      mvo.attributes()
+          .forEach(
+              (name, value) ->
+                  byValue
+                      .computeIfAbsent(
+                          key(mvo.objectType(), name, value), k -> new LinkedHashSet<>())
+                      .add(mvo.id()));
     }
 
     private static String key(String type, String attribute, String value) {
@@ -463,13 +603,14 @@ final class SyncRunner {
       }
       MvoRow mvo = mvos.get(mvoId);
       Map<String, String> attributes = new HashMap<>(mvo.attributes());
-      changes.forEach((name, value) -> {
-        if (value == null) {
-          attributes.remove(name);
-        } else {
-          attributes.put(name, value);
-        }
-      });
+      changes.forEach(
+          (name, value) -> {
+            if (value == null) {
+              attributes.remove(name);
+            } else {
+              attributes.put(name, value);
+            }
+          });
       put(new MvoRow(mvoId, mvo.objectType(), attributes, mvo.deletionEligibleAt()));
       changed.add(mvoId);
     }

@@ -30,8 +30,9 @@ public final class DataGenerationActivitiesImpl implements DataGenerationActivit
   public DataGenerationResult generate(DataGenerationInput request) {
     ExampleDataGenerator writer =
         generator.orElseThrow(
-            () -> ApplicationFailure.newNonRetryableFailure(
-                "this worker has no example data generator", NO_GENERATOR));
+            () ->
+                ApplicationFailure.newNonRetryableFailure(
+                    "this worker has no example data generator", NO_GENERATOR));
     ActivityExecutionContext context = Activity.getExecutionContext();
     Path out = home.resolve(request.outFile()).toAbsolutePath().normalize();
     long total = request.people();
@@ -40,8 +41,12 @@ public final class DataGenerationActivitiesImpl implements DataGenerationActivit
       if (out.getParent() != null) {
         java.nio.file.Files.createDirectories(out.getParent());
       }
-      long written = writer.generate(
-          request.people(), out, request.seed(), soFar -> context.heartbeat(new Progress(soFar, total)));
+      long written =
+          writer.generate(
+              request.people(),
+              out,
+              request.seed(),
+              soFar -> context.heartbeat(new Progress(soFar, total)));
       return new DataGenerationResult(out.toString(), written);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);

@@ -7,11 +7,14 @@ import java.util.function.LongConsumer;
 /**
  * Writes JIM's example HR data; the data plane's generator (also behind {@code ./jimflow data
  * generate}) implements it. It streams, calls {@code written} every so often with the rows written
- * so far, and must give up promptly (by letting the callback's exception propagate) when that throws.
+ * so far, and must give up promptly (by letting the callback's exception propagate) when that
+ * throws.
  */
 @FunctionalInterface
 public interface ExampleDataGenerator {
 
-  /** @return how many people were written */
+  /**
+   * @return how many people were written
+   */
   long generate(int people, Path outFile, long seed, LongConsumer written) throws IOException;
 }

@@ -25,7 +25,10 @@ public final class GuardedRunProfileExecutor implements RunProfileExecutor, Auto
    *     to themselves (the executor then reports them)
    */
   public GuardedRunProfileExecutor(
-      RunProfileExecutor delegate, Store store, SystemOperations operations, UnaryOperator<String> systemId) {
+      RunProfileExecutor delegate,
+      Store store,
+      SystemOperations operations,
+      UnaryOperator<String> systemId) {
     this.delegate = delegate;
     this.store = store;
     this.operations = operations;
@@ -35,10 +38,11 @@ public final class GuardedRunProfileExecutor implements RunProfileExecutor, Auto
   @Override
   public RunProfileOutcome execute(RunProfileRun run, StepProgress progress) {
     String id = systemId.apply(run.connectedSystem());
-    store.inTransaction(c -> {
-      operations.requireAvailable(c, id, run.runProfile());
-      return null;
-    });
+    store.inTransaction(
+        c -> {
+          operations.requireAvailable(c, id, run.runProfile());
+          return null;
+        });
     return delegate.execute(run, progress);
   }
 

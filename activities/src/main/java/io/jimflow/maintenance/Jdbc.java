@@ -18,7 +18,8 @@ final class Jdbc {
 
   private Jdbc() {}
 
-  static void setInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
+  static void setInstant(PreparedStatement statement, int index, Instant instant)
+      throws SQLException {
     if (instant == null) {
       statement.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
     } else {
@@ -49,7 +50,8 @@ final class Jdbc {
     }
   }
 
-  static List<String> stringIds(Connection connection, String sql, Binder binder) throws SQLException {
+  static List<String> stringIds(Connection connection, String sql, Binder binder)
+      throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       binder.bind(statement);
       try (ResultSet rows = statement.executeQuery()) {
@@ -70,7 +72,13 @@ final class Jdbc {
     }
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "delete from " + table + " where " + column + " in (" + placeholders(ids.size()) + ")")) {
+            "delete from "
+                + table
+                + " where "
+                + column
+                + " in ("
+                + placeholders(ids.size())
+                + ")")) {
       int i = 1;
       for (Object id : ids) {
         statement.setObject(i++, id);

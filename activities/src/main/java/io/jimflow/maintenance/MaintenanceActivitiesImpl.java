@@ -44,25 +44,47 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
 
   @Override
   public MvoDeletionResult deleteDueMvos(MvoDeletionRequest request) {
-    int cap = badInput(() -> MvoDeletionPolicy.maxPerCycle(request.maxMvos(), settings.maxMvosPerCycle()));
+    int cap =
+        badInput(
+            () -> MvoDeletionPolicy.maxPerCycle(request.maxMvos(), settings.maxMvosPerCycle()));
     ActivityExecutionContext context = Activity.getExecutionContext();
     boolean resumed = context.getHeartbeatDetails(Long.class).isPresent();
     if (!resumed && !store.anyMvoDue()) {
       return new MvoDeletionResult(null, 0, 0, false);
     }
-    tx(c -> runs.open(c, request.runRecordId(), MaintenanceKind.Housekeeping, null,
-        request.initiator(), request.workflowId()));
+    tx(
+        c ->
+            runs.open(
+                c,
+                request.runRecordId(),
+                MaintenanceKind.Housekeeping,
+                null,
+                request.initiator(),
+                request.workflowId()));
     // Counts of a lost attempt are not known here (its batches committed): the record's totals
     // cover this attempt; the change history has every deletion.
     MaintenanceStore.MvoDeletions done =
         store.deleteDueMvos(cap, request.runRecordId(), request.initiator(), context::heartbeat);
-    Map<String, Long> totals = Map.of(
-        "mvosDeleted", (long) done.mvosDeleted(),
-        "deprovisionExports", (long) done.deprovisionExports());
-    tx(c -> runs.finish(c, request.runRecordId(), "Complete",
-        done.capReached() ? "cap of " + cap + " MVOs per cycle reached; the next cycle goes on" : null, totals));
-    log.info("housekeeping deleted {} MVOs, {} deprovision exports", done.mvosDeleted(), done.deprovisionExports());
-    return new MvoDeletionResult(request.runRecordId(), done.mvosDeleted(), done.deprovisionExports(), done.capReached());
+    Map<String, Long> totals =
+        Map.of(
+            "mvosDeleted", (long) done.mvosDeleted(),
+            "deprovisionExports", (long) done.deprovisionExports());
+    tx(
+        c ->
+            runs.finish(
+                c,
+                request.runRecordId(),
+                "Complete",
+                done.capReached()
+                    ? "cap of " + cap + " MVOs per cycle reached; the next cycle goes on"
+                    : null,
+                totals));
+    log.info(
+        "housekeeping deleted {} MVOs, {} deprovision exports",
+        done.mvosDeleted(),
+        done.deprovisionExports());
+    return new MvoDeletionResult(
+        request.runRecordId(), done.mvosDeleted(), done.deprovisionExports(), done.capReached());
   }
 
   @Override
@@ -74,18 +96,29 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     long before = context.getHeartbeatDetails(Long.class).orElse(0L);
     MaintenanceStore.Purged purged =
         store.purge(request.kind(), cutoff, plan, soFar -> context.heartbeat(before + soFar));
-    return new PurgeResult(request.kind(), cutoff, before + purged.deleted(), purged.itemsDeleted(), purged.batches());
+    return new PurgeResult(
+        request.kind(), cutoff, before + purged.deleted(), purged.itemsDeleted(), purged.batches());
   }
 
   @Override
   public void openRun(OpenRunRequest request) {
-    tx(c -> runs.open(c, request.runRecordId(), request.kind(), request.connectedSystem(),
-        request.initiator(), request.workflowId()));
+    tx(
+        c ->
+            runs.open(
+                c,
+                request.runRecordId(),
+                request.kind(),
+                request.connectedSystem(),
+                request.initiator(),
+                request.workflowId()));
   }
 
   @Override
   public void finishRun(FinishRunRequest request) {
-    tx(c -> runs.finish(c, request.runRecordId(), request.status(), request.message(), request.totals()));
+    tx(
+        c ->
+            runs.finish(
+                c, request.runRecordId(), request.status(), request.message(), request.totals()));
   }
 
   @Override
@@ -93,23 +126,30 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     String system = request.connectedSystem();
     if (!configuredSystem.test(system) && !store.knowsSystem(system)) {
       throw ApplicationFailure.newNonRetryableFailure(
-          "unknown connected system '" + system + "': neither configured nor in the store", UNKNOWN_SYSTEM);
+          "unknown connected system '" + system + "': neither configured nor in the store",
+          UNKNOWN_SYSTEM);
     }
-    store.store().inTransaction(c -> {
-      operations.hold(c, system, request.operation(), request.workflowId());
-      return null;
-    });
+    store
+        .store()
+        .inTransaction(
+            c -> {
+              operations.hold(c, system, request.operation(), request.workflowId());
+              return null;
+            });
   }
 
   @Override
   public void endSystemOperation(SystemOperationRequest request) {
-    store.store().inTransaction(c -> operations.release(c, request.connectedSystem(), request.workflowId()));
+    store
+        .store()
+        .inTransaction(c -> operations.release(c, request.connectedSystem(), request.workflowId()));
   }
 
   @Override
   public Map<String, Long> clearConnectedSystem(ClearSystemRequest request) {
     ActivityExecutionContext context = Activity.getExecutionContext();
-    return store.clearObjects(request.connectedSystem(), request.deleteHistory(), context::heartbeat);
+    return store.clearObjects(
+        request.connectedSystem(), request.deleteHistory(), context::heartbeat);
   }
 
   @Override
@@ -126,10 +166,13 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
   }
 
   private void tx(SqlStep step) {
-    store.store().inTransaction(c -> {
-      step.run(c);
-      return null;
-    });
+    store
+        .store()
+        .inTransaction(
+            c -> {
+              step.run(c);
+              return null;
+            });
   }
 
   /** One statement group run with the transaction's connection (passed in by {@link #tx}). */
@@ -142,7 +185,8 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     try {
       return check.get();
     } catch (IllegalArgumentException e) {
-      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), IllegalArgumentException.class.getName());
+      throw ApplicationFailure.newNonRetryableFailure(
+          e.getMessage(), IllegalArgumentException.class.getName());
     }
   }
 }

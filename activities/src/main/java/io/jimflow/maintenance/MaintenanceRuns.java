@@ -88,7 +88,11 @@ public final class MaintenanceRuns {
                 + " ended_at = ? where id = ? and status = 'InProgress'",
             s -> {
               s.setString(1, status);
-              s.setString(2, message == null || message.length() <= 4000 ? message : message.substring(0, 4000));
+              s.setString(
+                  2,
+                  message == null || message.length() <= 4000
+                      ? message
+                      : message.substring(0, 4000));
               s.setString(3, write(totals));
               Jdbc.setInstant(s, 4, now);
               Jdbc.setInstant(s, 5, now);

@@ -11,7 +11,9 @@ public record MaintenanceSettings(int maxMvosPerCycle, RetentionPolicy retention
 
   public static final MaintenanceSettings DEFAULT =
       new MaintenanceSettings(
-          MvoDeletionPolicy.DEFAULT_MAX_PER_CYCLE, RetentionPolicy.DEFAULT, BatchPlan.DEFAULT_BATCH_SIZE);
+          MvoDeletionPolicy.DEFAULT_MAX_PER_CYCLE,
+          RetentionPolicy.DEFAULT,
+          BatchPlan.DEFAULT_BATCH_SIZE);
 
   public MaintenanceSettings {
     MvoDeletionPolicy.maxPerCycle(maxMvosPerCycle, maxMvosPerCycle);

@@ -33,8 +33,8 @@ import java.util.Set;
 
 /**
  * The store work of maintenance: MVO housekeeping, history retention, clearing and deleting
- * connected systems. Every loop commits one short transaction per batch and reports it to a
- * {@link Progress} (the activity heartbeats there); all of it is idempotent, so a retried attempt
+ * connected systems. Every loop commits one short transaction per batch and reports it to a {@link
+ * Progress} (the activity heartbeats there); all of it is idempotent, so a retried attempt
  * continues where the lost one committed.
  */
 public final class MaintenanceStore {
@@ -49,7 +49,9 @@ public final class MaintenanceStore {
   private final ConnectorSpace connectorSpace;
   private final PendingExports pendingExports;
 
-  /** @param engine the configured sync rules (outbound and deletion rules are used) */
+  /**
+   * @param engine the configured sync rules (outbound and deletion rules are used)
+   */
   public MaintenanceStore(Store store, SyncEngine engine, Clock clock) {
     this.store = store;
     this.engine = engine;
@@ -83,7 +85,8 @@ public final class MaintenanceStore {
    *
    * @param runRecordId written to the change history entries
    */
-  public MvoDeletions deleteDueMvos(int cap, String runRecordId, Initiator fallback, Progress progress) {
+  public MvoDeletions deleteDueMvos(
+      int cap, String runRecordId, Initiator fallback, Progress progress) {
     Instant now = clock.instant();
     int deleted = 0;
     int exports = 0;
@@ -93,7 +96,9 @@ public final class MaintenanceStore {
           store.inTransaction(
               c -> {
                 List<MvoRow> due = metaverse.findDueForDeletion(c, now, page);
-                return due.isEmpty() ? new int[] {0, 0} : new int[] {due.size(), deleteMvos(c, due, runRecordId, fallback)};
+                return due.isEmpty()
+                    ? new int[] {0, 0}
+                    : new int[] {due.size(), deleteMvos(c, due, runRecordId, fallback)};
               });
       deleted += done[0];
       exports += done[1];
@@ -117,7 +122,9 @@ public final class MaintenanceStore {
     List<String> ids = due.stream().map(MvoRow::id).toList();
     Map<String, Map<String, CsoRow>> targets = new HashMap<>();
     for (CsoRow connector : connectorSpace.findByMvoIds(c, ids)) {
-      targets.computeIfAbsent(connector.mvoId(), k -> new HashMap<>()).put(connector.connectedSystem(), connector);
+      targets
+          .computeIfAbsent(connector.mvoId(), k -> new HashMap<>())
+          .put(connector.connectedSystem(), connector);
     }
     List<Long> targetIds = new ArrayList<>();
     targets.values().forEach(m -> m.values().forEach(t -> targetIds.add(t.id())));
@@ -130,11 +137,18 @@ public final class MaintenanceStore {
           continue;
         }
         OutboundDecision decision =
-            SyncEngine.decideOutbound(rule, null, facts(target, open.getOrDefault(target.id(), List.of())));
+            SyncEngine.decideOutbound(
+                rule, null, facts(target, open.getOrDefault(target.id(), List.of())));
         if (decision.kind() == OutboundDecision.Kind.DEPROVISION) {
           deletes.add(
               new NewPendingExport(
-                  rule.connectedSystem(), target.id(), mvo.id(), ExportChange.Delete, Map.of(), false, runRecordId));
+                  rule.connectedSystem(),
+                  target.id(),
+                  mvo.id(),
+                  ExportChange.Delete,
+                  Map.of(),
+                  false,
+                  runRecordId));
         }
       }
     }
@@ -167,7 +181,8 @@ public final class MaintenanceStore {
    * Who initiated each MVO's deletion: the maintenance task that marked it (while its deletion date
    * is still the one marked), else the run that last changed it; absent when neither is known.
    */
-  private Map<String, Initiator> deletionInitiators(Connection c, List<MvoRow> due) throws SQLException {
+  private Map<String, Initiator> deletionInitiators(Connection c, List<MvoRow> due)
+      throws SQLException {
     Map<String, Initiator> found = new HashMap<>();
     for (MvoRow mvo : due) {
       try (PreparedStatement statement =
@@ -202,7 +217,8 @@ public final class MaintenanceStore {
 
   private static Initiator initiator(ResultSet rows) throws SQLException {
     return new Initiator(
-        io.jimflow.schedule.ScheduleExecutionInput.InitiatorType.valueOf(rows.getString("initiator_type")),
+        io.jimflow.schedule.ScheduleExecutionInput.InitiatorType.valueOf(
+            rows.getString("initiator_type")),
         rows.getString("initiator_id"),
         rows.getString("initiator_name"));
   }
@@ -248,7 +264,10 @@ public final class MaintenanceStore {
                 List<Long> ids =
                     Jdbc.longIds(
                         c,
-                        "select id from " + table + " where changed_at < ? order by id limit " + plan.batchSize(),
+                        "select id from "
+                            + table
+                            + " where changed_at < ? order by id limit "
+                            + plan.batchSize(),
                         s -> Jdbc.setInstant(s, 1, cutoff));
                 return Jdbc.deleteIn(c, table, "id", ids);
               });
@@ -272,7 +291,10 @@ public final class MaintenanceStore {
               c ->
                   Jdbc.stringIds(
                       c,
-                      "select id from run_record" + ended + " order by ended_at, id limit " + plan.batchSize(),
+                      "select id from run_record"
+                          + ended
+                          + " order by ended_at, id limit "
+                          + plan.batchSize(),
                       s -> Jdbc.setInstant(s, 1, cutoff)));
       for (String id : ids) {
         // A large run has a million items: they go in batches, not in one cascading delete.
@@ -283,7 +305,8 @@ public final class MaintenanceStore {
                     List<Long> itemIds =
                         Jdbc.longIds(
                             c,
-                            "select id from run_item where run_record_id = ? order by id limit " + plan.batchSize(),
+                            "select id from run_item where run_record_id = ? order by id limit "
+                                + plan.batchSize(),
                             s -> s.setString(1, id));
                     return Jdbc.deleteIn(c, "run_item", "id", itemIds);
                   });
@@ -310,7 +333,10 @@ public final class MaintenanceStore {
                 List<String> ids =
                     Jdbc.stringIds(
                         c,
-                        "select id from maintenance_run" + ended + " order by ended_at, id limit " + plan.batchSize(),
+                        "select id from maintenance_run"
+                            + ended
+                            + " order by ended_at, id limit "
+                            + plan.batchSize(),
                         s -> Jdbc.setInstant(s, 1, cutoff));
                 return Jdbc.deleteIn(c, "maintenance_run", "id", ids);
               });
@@ -329,7 +355,10 @@ public final class MaintenanceStore {
   public boolean knowsSystem(String connectedSystem) {
     return store.inTransaction(
         c ->
-            !Jdbc.stringIds(c, "select id from connected_system where id = ?", s -> s.setString(1, connectedSystem))
+            !Jdbc.stringIds(
+                    c,
+                    "select id from connected_system where id = ?",
+                    s -> s.setString(1, connectedSystem))
                 .isEmpty());
   }
 
@@ -339,7 +368,8 @@ public final class MaintenanceStore {
    *
    * @return csosDeleted, pendingExportsDeleted and (with history) csoChangesDeleted
    */
-  public Map<String, Long> clearObjects(String connectedSystem, boolean deleteHistory, Progress progress) {
+  public Map<String, Long> clearObjects(
+      String connectedSystem, boolean deleteHistory, Progress progress) {
     long csos = 0;
     long exports = 0;
     while (true) {
@@ -349,7 +379,8 @@ public final class MaintenanceStore {
                 List<Long> ids =
                     Jdbc.longIds(
                         c,
-                        "select id from cso where connected_system_id = ? order by id limit " + PAGE,
+                        "select id from cso where connected_system_id = ? order by id limit "
+                            + PAGE,
                         s -> s.setString(1, connectedSystem));
                 long exportCount = Jdbc.deleteIn(c, "pending_export", "cso_id", ids);
                 long csoCount = Jdbc.deleteIn(c, "cso", "id", ids);
@@ -374,7 +405,8 @@ public final class MaintenanceStore {
                   List<Long> ids =
                       Jdbc.longIds(
                           c,
-                          "select id from cso_change where connected_system_id = ? order by id limit " + PAGE,
+                          "select id from cso_change where connected_system_id = ? order by id limit "
+                              + PAGE,
                           s -> s.setString(1, connectedSystem));
                   return Jdbc.deleteIn(c, "cso_change", "id", ids);
                 });
@@ -396,7 +428,8 @@ public final class MaintenanceStore {
    *
    * @return mvosMarkedForDeletion
    */
-  public Map<String, Long> markOrphanedMvos(String connectedSystem, Initiator initiator, Progress progress) {
+  public Map<String, Long> markOrphanedMvos(
+      String connectedSystem, Initiator initiator, Progress progress) {
     Instant now = clock.instant();
     long marked = 0;
     long afterId = 0;
@@ -409,13 +442,25 @@ public final class MaintenanceStore {
                 try (PreparedStatement statement =
                     c.prepareStatement(
                         "select id, mvo_id from cso where connected_system_id = ? and id > ?"
-                            + " and mvo_id is not null order by id limit " + PAGE)) {
+                            + " and mvo_id is not null order by id limit "
+                            + PAGE)) {
                   statement.setString(1, connectedSystem);
                   statement.setLong(2, from);
                   try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
-                      csos.add(new CsoRow(rows.getLong(1), connectedSystem, null, null, "{}", null, null,
-                          rows.getString(2), null, false, null));
+                      csos.add(
+                          new CsoRow(
+                              rows.getLong(1),
+                              connectedSystem,
+                              null,
+                              null,
+                              "{}",
+                              null,
+                              null,
+                              rows.getString(2),
+                              null,
+                              false,
+                              null));
                     }
                   }
                 }
@@ -427,17 +472,28 @@ public final class MaintenanceStore {
                 Map<String, Set<String>> remaining = new HashMap<>();
                 for (CsoRow connector : connectorSpace.findByMvoIds(c, mvoIds)) {
                   if (!connector.connectedSystem().equals(connectedSystem)) {
-                    remaining.computeIfAbsent(connector.mvoId(), k -> new HashSet<>()).add(connector.connectedSystem());
+                    remaining
+                        .computeIfAbsent(connector.mvoId(), k -> new HashSet<>())
+                        .add(connector.connectedSystem());
                   }
                 }
                 long count = 0;
                 for (MvoRow mvo : metaverse.findByIds(c, mvoIds).values()) {
-                  MvoState state = new MvoState(mvo.id(), mvo.objectType(), mvo.attributes(), mvo.deletionEligibleAt());
-                  Instant eligible = engine.deletionEligibleAt(state, remaining.getOrDefault(mvo.id(), Set.of()), now);
+                  MvoState state =
+                      new MvoState(
+                          mvo.id(), mvo.objectType(), mvo.attributes(), mvo.deletionEligibleAt());
+                  Instant eligible =
+                      engine.deletionEligibleAt(
+                          state, remaining.getOrDefault(mvo.id(), Set.of()), now);
                   if (eligible == null || eligible.equals(mvo.deletionEligibleAt())) {
                     continue;
                   }
-                  markForDeletion(c, mvo.id(), eligible, initiator, "connected system '" + connectedSystem + "' deleted");
+                  markForDeletion(
+                      c,
+                      mvo.id(),
+                      eligible,
+                      initiator,
+                      "connected system '" + connectedSystem + "' deleted");
                   count++;
                 }
                 return new long[] {csos.size(), csos.get(csos.size() - 1).id(), count};
@@ -451,7 +507,8 @@ public final class MaintenanceStore {
     }
   }
 
-  private void markForDeletion(Connection c, String mvoId, Instant eligible, Initiator initiator, String reason)
+  private void markForDeletion(
+      Connection c, String mvoId, Instant eligible, Initiator initiator, String reason)
       throws SQLException {
     Instant now = clock.instant();
     Jdbc.update(
@@ -478,9 +535,9 @@ public final class MaintenanceStore {
   }
 
   /**
-   * Deletes a connected system: its objects and pending exports page by page, then its run
-   * profiles and catalog entry. Its run records and change history stay for the audit trail (until
-   * history retention takes them).
+   * Deletes a connected system: its objects and pending exports page by page, then its run profiles
+   * and catalog entry. Its run records and change history stay for the audit trail (until history
+   * retention takes them).
    *
    * @return csosDeleted and pendingExportsDeleted
    */
@@ -488,8 +545,12 @@ public final class MaintenanceStore {
     Map<String, Long> totals = new LinkedHashMap<>(clearObjects(connectedSystem, false, progress));
     store.inTransaction(
         c -> {
-          Jdbc.update(c, "delete from run_profile where connected_system_id = ?", s -> s.setString(1, connectedSystem));
-          Jdbc.update(c, "delete from connected_system where id = ?", s -> s.setString(1, connectedSystem));
+          Jdbc.update(
+              c,
+              "delete from run_profile where connected_system_id = ?",
+              s -> s.setString(1, connectedSystem));
+          Jdbc.update(
+              c, "delete from connected_system where id = ?", s -> s.setString(1, connectedSystem));
           return null;
         });
     return totals;
@@ -498,6 +559,8 @@ public final class MaintenanceStore {
   /** The deletion date of an MVO, if it has one (for tests and the CLI). */
   public Optional<Instant> deletionEligibleAt(String mvoId) {
     return store.inTransaction(
-        c -> Optional.ofNullable(metaverse.findByIds(c, List.of(mvoId)).get(mvoId)).map(MvoRow::deletionEligibleAt));
+        c ->
+            Optional.ofNullable(metaverse.findByIds(c, List.of(mvoId)).get(mvoId))
+                .map(MvoRow::deletionEligibleAt));
   }
 }

@@ -28,7 +28,8 @@ public final class SystemOperations {
   }
 
   /** The maintenance holding a system. */
-  public record Hold(String connectedSystem, SystemOperation operation, String workflowId, Instant since) {
+  public record Hold(
+      String connectedSystem, SystemOperation operation, String workflowId, Instant since) {
 
     /** E.g. "is being deleted (workflow jimflow-system-hr, since 2026-...)". */
     public String describe() {
@@ -71,8 +72,13 @@ public final class SystemOperations {
     Optional<Hold> hold = current(connection, connectedSystem);
     if (hold.isPresent()) {
       throw ApplicationFailure.newNonRetryableFailure(
-          "connected system '" + connectedSystem + "' " + hold.get().describe()
-              + "; run profile '" + runProfile + "' cannot run on it until that has finished",
+          "connected system '"
+              + connectedSystem
+              + "' "
+              + hold.get().describe()
+              + "; run profile '"
+              + runProfile
+              + "' cannot run on it until that has finished",
           MaintenanceActivities.SYSTEM_BUSY);
     }
   }
@@ -83,7 +89,8 @@ public final class SystemOperations {
    * @throws ApplicationFailure non-retryable ({@link MaintenanceActivities#SYSTEM_BUSY}) while
    *     another workflow holds it or one of its run profiles is running
    */
-  public void hold(Connection connection, String connectedSystem, SystemOperation operation, String workflowId)
+  public void hold(
+      Connection connection, String connectedSystem, SystemOperation operation, String workflowId)
       throws SQLException {
     Instant now = clock.instant();
     // Locks the system's row: a run profile starting now waits for this transaction.
@@ -110,7 +117,10 @@ public final class SystemOperations {
             s -> s.setString(1, connectedSystem));
     if (!running.isEmpty()) {
       throw ApplicationFailure.newNonRetryableFailure(
-          "connected system '" + connectedSystem + "' is in use: run profile '" + running.get(0)
+          "connected system '"
+              + connectedSystem
+              + "' is in use: run profile '"
+              + running.get(0)
               + "' is running; try again once it has finished",
           MaintenanceActivities.SYSTEM_BUSY);
     }

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
 
 /**
  * Runs an Executable step's program: below an allow-listed root, without a shell, with a minimal
- * environment, its output captured, its process tree killed when the step is cancelled or times out.
+ * environment, its output captured, its process tree killed when the step is cancelled or times
+ * out.
  *
  * <p>A program takes part in monitoring and recovery through stdout lines: {@code ::progress N/M}
  * reports progress (M may be omitted), {@code ::checkpoint TOKEN} records where a retried attempt
@@ -38,13 +39,16 @@ public final class ExecutableRunner {
 
   public static final int DEFAULT_OUTPUT_LIMIT = 8_000;
 
-  /** Often enough that a cancellation reaches the program within about a second of the heartbeat. */
+  /**
+   * Often enough that a cancellation reaches the program within about a second of the heartbeat.
+   */
   static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(1);
 
   /** How long a program may take to end after SIGTERM before it and its children are killed. */
   static final Duration TERMINATION_GRACE = Duration.ofSeconds(2);
 
-  private static final Pattern PROGRESS = Pattern.compile("^::progress\\s+(\\d+)(?:\\s*/\\s*(\\d+))?\\s*$");
+  private static final Pattern PROGRESS =
+      Pattern.compile("^::progress\\s+(\\d+)(?:\\s*/\\s*(\\d+))?\\s*$");
   private static final Pattern CHECKPOINT = Pattern.compile("^::checkpoint\\s+(\\S.*?)\\s*$");
 
   private final Path root;
@@ -55,8 +59,8 @@ public final class ExecutableRunner {
   /**
    * @param root the executables root ({@code jimflow.steps.executables.root}); every program and
    *     working directory must lie below it, also after resolving symbolic links
-   * @param environmentAllowList names of variables a step may set in {@code env} and that are passed
-   *     through from the worker's environment
+   * @param environmentAllowList names of variables a step may set in {@code env} and that are
+   *     passed through from the worker's environment
    */
   public ExecutableRunner(Path root, Set<String> environmentAllowList) {
     this(root, environmentAllowList, DEFAULT_OUTPUT_LIMIT, System.getenv());
@@ -86,20 +90,26 @@ public final class ExecutableRunner {
    *
    * @param jimflowEnv variables describing the step (JIMFLOW_*), added to the program's environment
    * @param timeout the program is killed once it has run this long
-   * @throws ApplicationFailure of type {@link StepFailures#CONFIGURATION_ERROR} when the step cannot
-   *     run as defined, {@link StepFailures#EXECUTABLE_TIMED_OUT} when it ran too long
+   * @throws ApplicationFailure of type {@link StepFailures#CONFIGURATION_ERROR} when the step
+   *     cannot run as defined, {@link StepFailures#EXECUTABLE_TIMED_OUT} when it ran too long
    */
   public Finished run(
-      ExecutableStep step, Map<String, String> jimflowEnv, StepProgress progress, Duration timeout) {
+      ExecutableStep step,
+      Map<String, String> jimflowEnv,
+      StepProgress progress,
+      Duration timeout) {
     Path realRoot = realRoot();
     Path program = below(realRoot, step.path(), "path");
     if (!Files.isRegularFile(program) || !Files.isExecutable(program)) {
       throw configurationError("path '" + step.path() + "' is not an executable file");
     }
     Path workingDirectory =
-        step.workingDirectory() == null ? realRoot : below(realRoot, step.workingDirectory(), "workingDirectory");
+        step.workingDirectory() == null
+            ? realRoot
+            : below(realRoot, step.workingDirectory(), "workingDirectory");
     if (!Files.isDirectory(workingDirectory)) {
-      throw configurationError("workingDirectory '" + step.workingDirectory() + "' is not a directory");
+      throw configurationError(
+          "workingDirectory '" + step.workingDirectory() + "' is not a directory");
     }
 
     List<String> command = new ArrayList<>();
@@ -167,10 +177,16 @@ public final class ExecutableRunner {
   private Map<String, String> environment(
       ExecutableStep step, Map<String, String> jimflowEnv, StepProgress progress) {
     List<String> refused =
-        step.env().keySet().stream().filter(n -> !environmentAllowList.contains(n)).sorted().toList();
+        step.env().keySet().stream()
+            .filter(n -> !environmentAllowList.contains(n))
+            .sorted()
+            .toList();
     if (!refused.isEmpty()) {
       throw configurationError(
-          "env sets " + refused + ", not on the worker's allow-list " + environmentAllowList.stream().sorted().toList());
+          "env sets "
+              + refused
+              + ", not on the worker's allow-list "
+              + environmentAllowList.stream().sorted().toList());
     }
     Map<String, String> env = new LinkedHashMap<>();
     for (String name : BASE_ENVIRONMENT) {
@@ -199,14 +215,16 @@ public final class ExecutableRunner {
 
   private static Path below(Path realRoot, String relative, String what) {
     ExecutablePaths.problem(relative)
-        .ifPresent(problem -> {
-          throw configurationError(what + " " + problem);
-        });
+        .ifPresent(
+            problem -> {
+              throw configurationError(what + " " + problem);
+            });
     Path real;
     try {
       real = realRoot.resolve(relative).toRealPath();
     } catch (IOException e) {
-      throw configurationError(what + " '" + relative + "' does not exist below the executables root");
+      throw configurationError(
+          what + " '" + relative + "' does not exist below the executables root");
     }
     if (!real.startsWith(realRoot)) {
       throw configurationError(what + " '" + relative + "' leads outside the executables root");

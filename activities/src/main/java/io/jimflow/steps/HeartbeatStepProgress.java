@@ -5,8 +5,8 @@ import io.temporal.activity.ActivityExecutionContext;
 import java.util.Optional;
 
 /**
- * A {@link StepProgress} backed by the activity's heartbeats: each report is a {@link StepHeartbeat},
- * and the checkpoint a lost earlier attempt heartbeated is where this one starts.
+ * A {@link StepProgress} backed by the activity's heartbeats: each report is a {@link
+ * StepHeartbeat}, and the checkpoint a lost earlier attempt heartbeated is where this one starts.
  *
  * <p>The SDK sends at most one heartbeat per 0.8 × heartbeat timeout and keeps the latest details
  * meanwhile, so reporting often is cheap.

@@ -95,7 +95,8 @@ public class StepActivitiesImpl implements StepActivities {
               ? StepOptions.timeout(step)
               : info.getStartToCloseTimeout();
       ExecutableRunner.Finished finished =
-          executables.run(step.executable(), jimflowEnvironment(request, attempt), progress, timeout);
+          executables.run(
+              step.executable(), jimflowEnvironment(request, attempt), progress, timeout);
       if (finished.exitCode() != 0) {
         // The first line names the code and the program's last words; the execution's message
         // quotes only first lines.
@@ -116,8 +117,7 @@ public class StepActivitiesImpl implements StepActivities {
       if (finished.total() >= 0) {
         stats.put("total", finished.total());
       }
-      String message =
-          finished.output().isBlank() ? "exited with code 0" : finished.output();
+      String message = finished.output().isBlank() ? "exited with code 0" : finished.output();
       return new StepRunResult(StepStatus.Complete, attempt, message, stats, null);
     }
     throw ApplicationFailure.newNonRetryableFailure(
@@ -153,7 +153,8 @@ public class StepActivitiesImpl implements StepActivities {
     try {
       context
           .getWorkflowClient()
-          .newUntypedWorkflowStub(info.getWorkflowId(), Optional.of(info.getRunId()), Optional.empty())
+          .newUntypedWorkflowStub(
+              info.getWorkflowId(), Optional.of(info.getRunId()), Optional.empty())
           .signal(
               ScheduleExecutionWorkflow.STEP_ATTEMPT_STARTED,
               new StepAttempt(request.position(), attempt));

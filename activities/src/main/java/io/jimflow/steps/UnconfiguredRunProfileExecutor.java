@@ -4,8 +4,9 @@ import io.jimflow.schedule.StepFailures;
 import io.temporal.failure.ApplicationFailure;
 
 /**
- * The {@link RunProfileExecutor} of a worker without a connected-system data plane: every RunProfile
- * step fails at once, without retries, with a configuration error naming the connected system.
+ * The {@link RunProfileExecutor} of a worker without a connected-system data plane: every
+ * RunProfile step fails at once, without retries, with a configuration error naming the connected
+ * system.
  */
 public final class UnconfiguredRunProfileExecutor implements RunProfileExecutor {
 

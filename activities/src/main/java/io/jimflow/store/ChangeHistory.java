@@ -21,7 +21,11 @@ public final class ChangeHistory {
 
   /** One change of a CSO; {@code attributes} null for a deletion. */
   public record CsoChange(
-      long csoId, String connectedSystem, String anchor, ChangeType change, Map<String, String> attributes) {}
+      long csoId,
+      String connectedSystem,
+      String anchor,
+      ChangeType change,
+      Map<String, String> attributes) {}
 
   /** One change of an MVO; {@code attributes} null for a deletion. */
   public record MvoChange(String mvoId, ChangeType change, Map<String, String> attributes) {}
@@ -41,7 +45,8 @@ public final class ChangeHistory {
         statement.setString(2, change.connectedSystem());
         statement.setString(3, change.anchor());
         statement.setString(4, change.change().name());
-        statement.setString(5, change.attributes() == null ? null : Json.write(change.attributes()));
+        statement.setString(
+            5, change.attributes() == null ? null : Json.write(change.attributes()));
         statement.setString(6, runId);
         Sql.setInstant(statement, 7, now);
         statement.addBatch();
@@ -63,7 +68,8 @@ public final class ChangeHistory {
       for (MvoChange change : changes) {
         statement.setString(1, change.mvoId());
         statement.setString(2, change.change().name());
-        statement.setString(3, change.attributes() == null ? null : Json.write(change.attributes()));
+        statement.setString(
+            3, change.attributes() == null ? null : Json.write(change.attributes()));
         statement.setString(4, runId);
         Sql.setInstant(statement, 5, now);
         statement.addBatch();
@@ -74,12 +80,14 @@ public final class ChangeHistory {
 
   /** The change types recorded for a CSO, oldest first. */
   public List<ChangeType> csoChanges(Connection connection, long csoId) throws SQLException {
-    return changeTypes(connection, "select change_type from cso_change where cso_id = ? order by id", csoId);
+    return changeTypes(
+        connection, "select change_type from cso_change where cso_id = ? order by id", csoId);
   }
 
   public List<ChangeType> mvoChanges(Connection connection, String mvoId) throws SQLException {
     try (PreparedStatement statement =
-        connection.prepareStatement("select change_type from mvo_change where mvo_id = ? order by id")) {
+        connection.prepareStatement(
+            "select change_type from mvo_change where mvo_id = ? order by id")) {
       statement.setString(1, mvoId);
       return read(statement);
     }

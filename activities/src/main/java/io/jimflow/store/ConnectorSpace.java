@@ -124,7 +124,8 @@ public final class ConnectorSpace {
     Map<String, List<String>> anchorsByKind = new HashMap<>();
     for (NewCso cso : csos) {
       anchorsByKind
-          .computeIfAbsent(cso.connectedSystem() + "\u0000" + cso.objectType(), k -> new ArrayList<>())
+          .computeIfAbsent(
+              cso.connectedSystem() + "\u0000" + cso.objectType(), k -> new ArrayList<>())
           .add(cso.anchor());
     }
     for (Map.Entry<String, List<String>> kind : anchorsByKind.entrySet()) {
@@ -279,7 +280,9 @@ public final class ConnectorSpace {
 
   public void disconnect(Connection connection, Collection<Long> ids) throws SQLException {
     batchById(
-        connection, "update cso set mvo_id = null, join_type = null, joined_at = null where id = ?", ids);
+        connection,
+        "update cso set mvo_id = null, join_type = null, joined_at = null where id = ?",
+        ids);
   }
 
   /** Marks CSOs as synchronised, so a delta synchronisation passes them by. */

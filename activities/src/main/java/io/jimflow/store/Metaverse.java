@@ -67,11 +67,14 @@ public final class Metaverse {
         for (String value : chunk) {
           statement.setString(i++, value);
         }
-        // Type and attribute are filtered here, so the IN list stays an index seek (as for cso anchors).
+        // Type and attribute are filtered here, so the IN list stays an index seek (as for cso
+        // anchors).
         try (ResultSet rows = statement.executeQuery()) {
           while (rows.next()) {
             if (rows.getString(3).equals(objectType) && rows.getString(4).equals(attribute)) {
-              found.computeIfAbsent(rows.getString(1), k -> new ArrayList<>()).add(rows.getString(2));
+              found
+                  .computeIfAbsent(rows.getString(1), k -> new ArrayList<>())
+                  .add(rows.getString(2));
             }
           }
         }
@@ -143,7 +146,8 @@ public final class Metaverse {
       return;
     }
     deleteKeys(connection, ids);
-    try (PreparedStatement statement = connection.prepareStatement("delete from mvo where id = ?")) {
+    try (PreparedStatement statement =
+        connection.prepareStatement("delete from mvo where id = ?")) {
       for (String id : ids) {
         statement.setString(1, id);
         statement.addBatch();

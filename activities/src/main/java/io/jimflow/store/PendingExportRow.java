@@ -1,7 +1,6 @@
 package io.jimflow.store;
 
 import io.jimflow.sync.ExportChange;
-
 import java.util.Map;
 
 /**

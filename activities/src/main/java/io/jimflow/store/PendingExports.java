@@ -1,7 +1,6 @@
 package io.jimflow.store;
 
 import io.jimflow.sync.ExportChange;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,7 +3,8 @@ package io.jimflow.store;
 /**
  * One object a run touched (JIM's run profile execution item).
  *
- * @param objectRef what a person recognises the object by: its anchor, or the file line of a bad row
+ * @param objectRef what a person recognises the object by: its anchor, or the file line of a bad
+ *     row
  * @param errorType null when the item succeeded
  */
 public record RunItem(

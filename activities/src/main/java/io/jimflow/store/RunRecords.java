@@ -189,8 +189,8 @@ public final class RunRecords {
   }
 
   /**
-   * Writes run items with consecutive sequence numbers from {@code firstSequence}; the unique
-   * (run record, sequence) key makes a page that was already written fail instead of doubling.
+   * Writes run items with consecutive sequence numbers from {@code firstSequence}; the unique (run
+   * record, sequence) key makes a page that was already written fail instead of doubling.
    */
   public void addItems(Connection connection, String id, long firstSequence, List<RunItem> items)
       throws SQLException {

@@ -16,7 +16,8 @@ public final class SystemCatalog {
   }
 
   /** A connected system's row. */
-  public record SystemEntry(String id, String name, String connectorType, List<ProfileEntry> runProfiles) {}
+  public record SystemEntry(
+      String id, String name, String connectorType, List<ProfileEntry> runProfiles) {}
 
   /** A run profile's row. */
   public record ProfileEntry(String id, String name, RunType runType) {}

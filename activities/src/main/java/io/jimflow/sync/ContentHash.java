@@ -23,7 +23,9 @@ public final class ContentHash {
       // Lengths before values keep ("ab","c") and ("a","bc") apart.
       String key = entry.getKey();
       String value = entry.getValue() == null ? "" : entry.getValue();
-      digest.update((key.length() + ":" + key + value.length() + ":" + value).getBytes(StandardCharsets.UTF_8));
+      digest.update(
+          (key.length() + ":" + key + value.length() + ":" + value)
+              .getBytes(StandardCharsets.UTF_8));
     }
     return HexFormat.of().formatHex(digest.digest());
   }

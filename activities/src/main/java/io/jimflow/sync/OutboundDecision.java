@@ -9,7 +9,11 @@ import java.util.Map;
  * @param attributes PROVISION: every flowed value; UPDATE: only those that differ
  */
 public record OutboundDecision(
-    Kind kind, String anchor, Map<String, String> attributes, String errorType, String errorMessage) {
+    Kind kind,
+    String anchor,
+    Map<String, String> attributes,
+    String errorType,
+    String errorMessage) {
 
   /** The possible outcomes. */
   public enum Kind {

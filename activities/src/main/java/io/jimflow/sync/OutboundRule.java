@@ -8,8 +8,8 @@ import java.util.Map;
  *
  * @param scope conditions on the MVO's attributes; empty = every MVO of the type
  * @param flows MVO attribute → target attribute; one of them must fill the target's anchor
- * @param deprovisionOnDeletion whether the target object is deleted when the MVO is deleted or leaves
- *     the scope
+ * @param deprovisionOnDeletion whether the target object is deleted when the MVO is deleted or
+ *     leaves the scope
  */
 public record OutboundRule(
     String id,

@@ -42,8 +42,9 @@ public final class SyncEngine {
   private boolean hasInboundRules(CsoFacts cso) {
     return rules.inbound().stream()
         .anyMatch(
-            r -> r.connectedSystem().equals(cso.connectedSystem())
-                && r.objectType().equals(cso.objectType()));
+            r ->
+                r.connectedSystem().equals(cso.connectedSystem())
+                    && r.objectType().equals(cso.objectType()));
   }
 
   /**
@@ -84,7 +85,12 @@ public final class SyncEngine {
       if (found.size() > 1) {
         return InboundDecision.error(
             "AmbiguousJoin",
-            found.size() + " " + inScope.mvoType() + " objects have " + pair.mvoAttribute() + " = "
+            found.size()
+                + " "
+                + inScope.mvoType()
+                + " objects have "
+                + pair.mvoAttribute()
+                + " = "
                 + value);
       }
       if (found.size() == 1) {
@@ -92,11 +98,21 @@ public final class SyncEngine {
         if (candidates.hasConnectorIn(target.id(), cso.connectedSystem())) {
           return InboundDecision.error(
               "ExistingJoin",
-              "the " + inScope.mvoType() + " with " + pair.mvoAttribute() + " = " + value
-                  + " is already joined to another object of " + cso.connectedSystem());
+              "the "
+                  + inScope.mvoType()
+                  + " with "
+                  + pair.mvoAttribute()
+                  + " = "
+                  + value
+                  + " is already joined to another object of "
+                  + cso.connectedSystem());
         }
         return new InboundDecision(
-            Kind.JOIN, target.id(), flowInbound(inScope, cso.attributes(), target.attributes()), null, null);
+            Kind.JOIN,
+            target.id(),
+            flowInbound(inScope, cso.attributes(), target.attributes()),
+            null,
+            null);
       }
     }
     if (!inScope.project()) {
@@ -104,11 +120,12 @@ public final class SyncEngine {
     }
     Map<String, String> attributes = new LinkedHashMap<>();
     flowInbound(inScope, cso.attributes(), Map.of())
-        .forEach((name, v) -> {
-          if (v != null) {
-            attributes.put(name, v);
-          }
-        });
+        .forEach(
+            (name, v) -> {
+              if (v != null) {
+                attributes.put(name, v);
+              }
+            });
     return new InboundDecision(Kind.PROJECT, null, attributes, null, null);
   }
 
@@ -144,7 +161,8 @@ public final class SyncEngine {
    * @param mvo null when the MVO is being deleted
    * @param target null when the MVO has no object in the target system yet
    */
-  public static OutboundDecision decideOutbound(OutboundRule rule, MvoState mvo, TargetFacts target) {
+  public static OutboundDecision decideOutbound(
+      OutboundRule rule, MvoState mvo, TargetFacts target) {
     if (mvo == null || !rule.inScope(mvo.attributes())) {
       if (target != null && rule.deprovisionOnDeletion() && !target.deletionPending()) {
         return new OutboundDecision(OutboundDecision.Kind.DEPROVISION, null, Map.of(), null, null);
@@ -160,7 +178,10 @@ public final class SyncEngine {
             null,
             Map.of(),
             "MissingAnchor",
-            "no value flows to " + rule.anchorAttribute() + ", the anchor of " + rule.connectedSystem());
+            "no value flows to "
+                + rule.anchorAttribute()
+                + ", the anchor of "
+                + rule.connectedSystem());
       }
       return new OutboundDecision(OutboundDecision.Kind.PROVISION, anchor, desired, null, null);
     }
@@ -173,7 +194,8 @@ public final class SyncEngine {
   }
 
   /** What an outbound rule's flows give the target: target attribute → value ("" when none). */
-  public static Map<String, String> flowOutbound(OutboundRule rule, Map<String, String> mvoAttributes) {
+  public static Map<String, String> flowOutbound(
+      OutboundRule rule, Map<String, String> mvoAttributes) {
     Map<String, String> desired = new LinkedHashMap<>();
     for (AttributeFlow flow : rule.flows()) {
       String value = value(mvoAttributes, flow.source());
@@ -198,7 +220,8 @@ public final class SyncEngine {
    * Whether a confirming import shows an export applied: its values are there (Create, Update), or
    * the object is gone (Delete).
    *
-   * @param imported the object's attributes as imported now, or null when the import did not find it
+   * @param imported the object's attributes as imported now, or null when the import did not find
+   *     it
    */
   public static boolean isConfirmed(
       ExportChange change, Map<String, String> exported, Map<String, String> imported) {
@@ -209,11 +232,12 @@ public final class SyncEngine {
   }
 
   /**
-   * When an MVO becomes eligible for deletion, given the systems its remaining CSOs belong to:
-   * null while an authoritative system still holds it (or its type has no deletion rule); else its
+   * When an MVO becomes eligible for deletion, given the systems its remaining CSOs belong to: null
+   * while an authoritative system still holds it (or its type has no deletion rule); else its
    * existing date, or now plus the grace period.
    */
-  public Instant deletionEligibleAt(MvoState mvo, Collection<String> remainingSystems, Instant now) {
+  public Instant deletionEligibleAt(
+      MvoState mvo, Collection<String> remainingSystems, Instant now) {
     Optional<DeletionRule> rule = deletionRuleFor(mvo.type());
     if (rule.isEmpty()
         || remainingSystems.stream().anyMatch(rule.get().authoritativeSystems()::contains)) {

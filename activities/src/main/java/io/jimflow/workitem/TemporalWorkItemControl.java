@@ -4,7 +4,9 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowUpdateException;
 import java.util.Optional;
 
-/** {@link WorkItemControl} through the Temporal client: update to claim, query to follow, signal. */
+/**
+ * {@link WorkItemControl} through the Temporal client: update to claim, query to follow, signal.
+ */
 public final class TemporalWorkItemControl implements WorkItemControl {
 
   private final WorkflowClient client;

@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs work item handlers: claims the item, runs the handler of its kind while a watcher heartbeats and
- * follows the item's state, and calls WorkItemFinished.
+ * Runs work item handlers: claims the item, runs the handler of its kind while a watcher heartbeats
+ * and follows the item's state, and calls WorkItemFinished.
  */
 public final class WorkItemActivitiesImpl implements WorkItemActivities {
 
@@ -26,8 +26,8 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
   private final Duration watchInterval;
 
   /**
-   * @param watchInterval how often a running item heartbeats and looks for WorkItemShouldFinish; keep it
-   *     well below the items' heartbeat timeout
+   * @param watchInterval how often a running item heartbeats and looks for WorkItemShouldFinish;
+   *     keep it well below the items' heartbeat timeout
    */
   public WorkItemActivitiesImpl(
       WorkItemHandlerRegistry handlers, WorkItemControl control, Duration watchInterval) {
@@ -42,7 +42,8 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
     try {
       activity.heartbeat(null);
     } catch (ActivityWorkerShutdownException shuttingDown) {
-      // A worker keeps polling for a few seconds into its shutdown; it must not take new items then.
+      // A worker keeps polling for a few seconds into its shutdown; it must not take new items
+      // then.
       return RunResult.notClaimed();
     }
     Optional<RunGrant> claimed = control.claim(input.guid(), input.token());
@@ -53,8 +54,16 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
     RunGrant grant = claimed.get();
     Optional<WorkItemHandler> handler = handlers.find(grant.kind());
     if (handler.isEmpty()) {
-      return new RunResult(true, grant.stateJson(), false, null,
-          "no handler for kind '" + grant.kind() + "' on this worker (it has " + handlers.kinds() + ")",
+      return new RunResult(
+          true,
+          grant.stateJson(),
+          false,
+          null,
+          "no handler for kind '"
+              + grant.kind()
+              + "' on this worker (it has "
+              + handlers.kinds()
+              + ")",
           false);
     }
     RunningItem item = new RunningItem(activity, input, grant, control);
@@ -65,8 +74,7 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
               t.setDaemon(true);
               return t;
             });
-    watcher.scheduleWithFixedDelay(
-        item::watch, 0, watchInterval.toMillis(), TimeUnit.MILLISECONDS);
+    watcher.scheduleWithFixedDelay(item::watch, 0, watchInterval.toMillis(), TimeUnit.MILLISECONDS);
     try {
       WorkItemRunOutcome outcome = handler.get().run(item);
       String state = outcome.stateJson() != null ? outcome.stateJson() : item.lastSaved();
@@ -93,7 +101,8 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
             .orElseThrow(
                 () ->
                     ApplicationFailure.newNonRetryableFailure(
-                        "no handler for kind '" + input.kind() + "' on this worker", "UnknownKind"));
+                        "no handler for kind '" + input.kind() + "' on this worker",
+                        "UnknownKind"));
     try {
       handler.finished(
           new WorkItemFinishedContext(
@@ -121,7 +130,10 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
     private volatile boolean shutdownSeen;
 
     RunningItem(
-        ActivityExecutionContext activity, RunInput input, RunGrant grant, WorkItemControl control) {
+        ActivityExecutionContext activity,
+        RunInput input,
+        RunGrant grant,
+        WorkItemControl control) {
       this.activity = activity;
       this.input = input;
       this.grant = grant;
@@ -179,7 +191,10 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
       return reason;
     }
 
-    /** Runs on the watcher thread: heartbeat, then look whether the workflow asks the item to finish. */
+    /**
+     * Runs on the watcher thread: heartbeat, then look whether the workflow asks the item to
+     * finish.
+     */
     void watch() {
       try {
         heartbeat();
@@ -207,14 +222,16 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
       try {
         activity.heartbeat(new RunCheckpoint(lastSaved));
       } catch (ActivityWorkerShutdownException shutdown) {
-        // Caught rather than propagated: the handler gets the chance to end in order (ShutdownConfirmed).
+        // Caught rather than propagated: the handler gets the chance to end in order
+        // (ShutdownConfirmed).
         if (!shutdownSeen) {
           shutdownSeen = true;
           reason = FinishReason.SHUTDOWN;
           try {
             control.reportShutdown(input.guid(), input.token());
           } catch (RuntimeException e) {
-            log.warn("work item {}: could not report the shutdown; the result will", input.guid(), e);
+            log.warn(
+                "work item {}: could not report the shutdown; the result will", input.guid(), e);
           }
         }
       } catch (ActivityCompletionException gone) {

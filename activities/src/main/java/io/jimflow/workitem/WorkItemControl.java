@@ -2,10 +2,15 @@ package io.jimflow.workitem;
 
 import java.util.Optional;
 
-/** The run activity's line to its item's workflow: claim the item, follow its state, report shutdown. */
+/**
+ * The run activity's line to its item's workflow: claim the item, follow its state, report
+ * shutdown.
+ */
 public interface WorkItemControl {
 
-  /** Takes the queued item; empty when the workflow refused (replaced, moved, cancelled meanwhile). */
+  /**
+   * Takes the queued item; empty when the workflow refused (replaced, moved, cancelled meanwhile).
+   */
   Optional<RunGrant> claim(String guid, long token);
 
   /** The item's current state as the workflow sees it. */

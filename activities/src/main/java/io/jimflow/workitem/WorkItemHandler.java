@@ -3,9 +3,9 @@ package io.jimflow.workitem;
 /**
  * One kind of work item: the class that does the item's actual work (seed 003's worker class).
  *
- * <p>Register one bean per kind in the worker; the workflow finds it by {@link #kind()}. A handler must
- * be stateless: everything an item needs lives in its JSON state, which the handler saves as progress
- * and which a restarted instance continues from.
+ * <p>Register one bean per kind in the worker; the workflow finds it by {@link #kind()}. A handler
+ * must be stateless: everything an item needs lives in its JSON state, which the handler saves as
+ * progress and which a restarted instance continues from.
  */
 public interface WorkItemHandler {
 
@@ -13,9 +13,9 @@ public interface WorkItemHandler {
   String kind();
 
   /**
-   * Does (part of) the item's work. Call {@link WorkItemRunContext#saveProgress} after every unit of
-   * work and end soon once {@link WorkItemRunContext#shouldFinish()} is true; an item that does not end
-   * within the grace period is Killed.
+   * Does (part of) the item's work. Call {@link WorkItemRunContext#saveProgress} after every unit
+   * of work and end soon once {@link WorkItemRunContext#shouldFinish()} is true; an item that does
+   * not end within the grace period is Killed.
    *
    * @return how the run ended; an exception makes the instance end in Error
    */

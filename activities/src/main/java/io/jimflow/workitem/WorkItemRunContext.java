@@ -14,15 +14,15 @@ public interface WorkItemRunContext {
   String state();
 
   /**
-   * Saves progress: the state a restarted instance continues from if this one is interrupted or lost.
-   * Also a heartbeat; throws {@link io.temporal.client.ActivityCompletionException} when the attempt was
-   * abandoned (the handler must then stop; nothing it does afterwards counts).
+   * Saves progress: the state a restarted instance continues from if this one is interrupted or
+   * lost. Also a heartbeat; throws {@link io.temporal.client.ActivityCompletionException} when the
+   * attempt was abandoned (the handler must then stop; nothing it does afterwards counts).
    */
   void saveProgress(String stateJson);
 
   /**
-   * True once the item received WorkItemShouldFinish: its max run time passed, a user cancelled it, or
-   * its worker is shutting down. The handler should save progress and return.
+   * True once the item received WorkItemShouldFinish: its max run time passed, a user cancelled it,
+   * or its worker is shutting down. The handler should save progress and return.
    */
   boolean shouldFinish();
 
@@ -36,7 +36,10 @@ public interface WorkItemRunContext {
     MAX_RUN_TIME,
     /** Cancelled by a user or program (CancellingByUser): end now. */
     CANCELLED,
-    /** The worker is shutting down (ShutdownRequest): end now; the item restarts from saved progress. */
+    /**
+     * The worker is shutting down (ShutdownRequest): end now; the item restarts from saved
+     * progress.
+     */
     SHUTDOWN,
     /** The attempt was given up by the work manager; nothing the handler does counts any more. */
     ABANDONED

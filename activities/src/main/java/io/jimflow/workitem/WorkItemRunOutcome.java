@@ -21,7 +21,9 @@ public record WorkItemRunOutcome(String stateJson, boolean done, Instant success
     return new WorkItemRunOutcome(stateJson, false, null);
   }
 
-  /** The handler ended and plans a successor instance at {@code startTime} with {@code stateJson}. */
+  /**
+   * The handler ended and plans a successor instance at {@code startTime} with {@code stateJson}.
+   */
   public static WorkItemRunOutcome successorAt(Instant startTime, String stateJson) {
     return new WorkItemRunOutcome(stateJson, false, startTime);
   }

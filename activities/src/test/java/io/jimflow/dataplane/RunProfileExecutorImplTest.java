@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RunProfileExecutorImplTest {
 
-  static final String HEADER = "employeeId,firstName,lastName,displayName,email,department,jobTitle,location,employeeType,status\n";
+  static final String HEADER =
+      "employeeId,firstName,lastName,displayName,email,department,jobTitle,location,employeeType,status\n";
 
   @TempDir Path dir;
   Store store;
@@ -50,7 +51,8 @@ class RunProfileExecutorImplTest {
   @BeforeEach
   void setUp() {
     store = newStore();
-    DataPlaneConfig config = new DataPlaneConfigLoader().load(Path.of("..", "config", "connected-systems.yaml"));
+    DataPlaneConfig config =
+        new DataPlaneConfigLoader().load(Path.of("..", "config", "connected-systems.yaml"));
     executor = new RunProfileExecutorImpl(store, config, dir, clock);
   }
 
@@ -65,13 +67,35 @@ class RunProfileExecutorImplTest {
   }
 
   static String person(int n, String department, String type, String status) {
-    return "E" + n + ",First" + n + ",Last" + n + ",Person " + n + ",p" + n + "@example.org," + department
-        + ",Engineer,London," + type + "," + status + "\n";
+    return "E"
+        + n
+        + ",First"
+        + n
+        + ",Last"
+        + n
+        + ",Person "
+        + n
+        + ",p"
+        + n
+        + "@example.org,"
+        + department
+        + ",Engineer,London,"
+        + type
+        + ","
+        + status
+        + "\n";
   }
 
   RunProfileRun run(String system, String profile) {
-    return new RunProfileRun(system, profile, "exec-1", "nightly-hr-sync", step++, system + " - " + profile,
-        new Initiator(InitiatorType.Schedule, "nightly-hr-sync", "Nightly HR Sync"), 1);
+    return new RunProfileRun(
+        system,
+        profile,
+        "exec-1",
+        "nightly-hr-sync",
+        step++,
+        system + " - " + profile,
+        new Initiator(InitiatorType.Schedule, "nightly-hr-sync", "Nightly HR Sync"),
+        1);
   }
 
   RunProfileOutcome execute(String system, String profile) {
@@ -79,72 +103,103 @@ class RunProfileExecutorImplTest {
   }
 
   List<StoredRunItem> items(RunProfileOutcome outcome) {
-    return store.inTransaction(c -> new RunRecords(clock).items(c, outcome.runRecordId(), false, false, 1_000_000));
+    return store.inTransaction(
+        c -> new RunRecords(clock).items(c, outcome.runRecordId(), false, false, 1_000_000));
   }
 
   long count(String sql) {
-    return store.inTransaction(c -> {
-      try (Statement statement = c.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
-        rows.next();
-        return rows.getLong(1);
-      }
-    });
+    return store.inTransaction(
+        c -> {
+          try (Statement statement = c.createStatement();
+              ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getLong(1);
+          }
+        });
   }
 
   @Test
   void theNightlyHrSyncMovesPeopleFromHrToBothTargetsAndConfirmsThem() throws IOException {
-    hrFile(person(1, "R&D", "Employee", "Active")
-        + person(2, "Sales", "Contractor", "Active")
-        + person(3, "R&D", "Employee", "Terminated")
-        + "E4,too,few\n"
-        + person(5, "Sales", "Employee", "Active"));
+    hrFile(
+        person(1, "R&D", "Employee", "Active")
+            + person(2, "Sales", "Contractor", "Active")
+            + person(3, "R&D", "Employee", "Terminated")
+            + "E4,too,few\n"
+            + person(5, "Sales", "Employee", "Active"));
 
     RunProfileOutcome imported = execute("HR System", "Full Import");
     assertThat(imported.status()).isEqualTo(StepStatus.CompleteWithWarning);
-    assertThat(imported.stats()).containsEntry("added", 4L).containsEntry("errors", 1L).containsEntry("objectsProcessed", 5L);
+    assertThat(imported.stats())
+        .containsEntry("added", 4L)
+        .containsEntry("errors", 1L)
+        .containsEntry("objectsProcessed", 5L);
 
     RunProfileOutcome synced = execute("HR System", "Full Synchronisation");
     assertThat(synced.status()).isEqualTo(StepStatus.Complete);
-    assertThat(synced.stats()).containsEntry("projected", 3L).containsEntry("provisioned", 5L).containsEntry("pendingExports", 5L);
+    assertThat(synced.stats())
+        .containsEntry("projected", 3L)
+        .containsEntry("provisioned", 5L)
+        .containsEntry("pendingExports", 5L);
 
     RunProfileOutcome directoryExport = execute("Directory", "Export");
     RunProfileOutcome badgeExport = execute("Badge System", "Export");
     assertThat(directoryExport.stats()).containsEntry("exported", 3L);
     assertThat(badgeExport.stats()).containsEntry("exported", 2L);
     assertThat(Files.readAllLines(dir.resolve("data/directory.csv")))
-        .containsExactly("employeeId,displayName,givenName,surname,mail,department,title",
+        .containsExactly(
+            "employeeId,displayName,givenName,surname,mail,department,title",
             "E1,Person 1,First1,Last1,p1@example.org,R&D,Engineer",
             "E2,Person 2,First2,Last2,p2@example.org,Sales,Engineer",
             "E5,Person 5,First5,Last5,p5@example.org,Sales,Engineer");
-    assertThat(Files.readAllLines(dir.resolve("data/badges.csv"))).hasSize(3).noneMatch(l -> l.startsWith("E2,"));
+    assertThat(Files.readAllLines(dir.resolve("data/badges.csv")))
+        .hasSize(3)
+        .noneMatch(l -> l.startsWith("E2,"));
 
     RunProfileOutcome confirmed = execute("Directory", "Delta Import");
     assertThat(confirmed.status()).isEqualTo(StepStatus.Complete);
     assertThat(confirmed.stats()).containsEntry("confirmed", 3L);
-    assertThat(count("select count(*) from pending_export where connected_system_id = 'directory' and status <> 'Confirmed'")).isZero();
-    assertThat(count("select count(*) from pending_export where connected_system_id = 'badges' and status = 'Exported'")).isEqualTo(2);
+    assertThat(
+            count(
+                "select count(*) from pending_export where connected_system_id = 'directory' and status <> 'Confirmed'"))
+        .isZero();
+    assertThat(
+            count(
+                "select count(*) from pending_export where connected_system_id = 'badges' and status = 'Exported'"))
+        .isEqualTo(2);
   }
 
   @Test
   void aDeltaRunCarriesOnlyTheChangedPersonThrough() throws IOException {
-    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active") + person(3, "R&D", "Employee", "Active"));
+    hrFile(
+        person(1, "R&D", "Employee", "Active")
+            + person(2, "R&D", "Employee", "Active")
+            + person(3, "R&D", "Employee", "Active"));
     execute("HR System", "Full Import");
     execute("HR System", "Full Synchronisation");
     execute("Directory", "Export");
     execute("Directory", "Delta Import");
 
-    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "Marketing", "Employee", "Active") + person(3, "R&D", "Employee", "Active"));
+    hrFile(
+        person(1, "R&D", "Employee", "Active")
+            + person(2, "Marketing", "Employee", "Active")
+            + person(3, "R&D", "Employee", "Active"));
     RunProfileOutcome delta = execute("HR System", "Delta Import");
     assertThat(delta.stats()).containsEntry("updated", 1L).containsEntry("added", 0L);
     RunProfileOutcome deltaSync = execute("HR System", "Delta Synchronisation");
-    // The directory gets a new update; the badge system's create, not exported yet, absorbs the change.
-    assertThat(deltaSync.stats()).containsEntry("objectsProcessed", 1L).containsEntry("attributeFlows", 1L).containsEntry("pendingExports", 1L);
+    // The directory gets a new update; the badge system's create, not exported yet, absorbs the
+    // change.
+    assertThat(deltaSync.stats())
+        .containsEntry("objectsProcessed", 1L)
+        .containsEntry("attributeFlows", 1L)
+        .containsEntry("pendingExports", 1L);
 
     RunProfileOutcome export = execute("Directory", "Export");
     assertThat(export.stats()).containsEntry("exported", 1L);
-    assertThat(Files.readAllLines(dir.resolve("data/directory.csv"))).contains("E2,Person 2,First2,Last2,p2@example.org,Marketing,Engineer");
+    assertThat(Files.readAllLines(dir.resolve("data/directory.csv")))
+        .contains("E2,Person 2,First2,Last2,p2@example.org,Marketing,Engineer");
     assertThat(execute("Badge System", "Export").stats()).containsEntry("exported", 3L);
-    assertThat(Files.readAllLines(dir.resolve("data/badges.csv"))).contains("E2,Person 2,London,Marketing");
+    assertThat(Files.readAllLines(dir.resolve("data/badges.csv")))
+        .contains("E2,Person 2,London,Marketing");
   }
 
   @Test
@@ -156,14 +211,19 @@ class RunProfileExecutorImplTest {
     execute("Directory", "Delta Import");
 
     Path directory = dir.resolve("data/directory.csv");
-    Files.writeString(directory, Files.readString(directory).replace("p1@example.org", "hacked@example.org"));
+    Files.writeString(
+        directory, Files.readString(directory).replace("p1@example.org", "hacked@example.org"));
     RunProfileOutcome confirming = execute("Directory", "Delta Import");
     assertThat(confirming.stats()).containsEntry("driftCorrections", 1L);
-    assertThat(items(confirming)).extracting(i -> i.item().changeType()).contains(ChangeType.DriftCorrection);
+    assertThat(items(confirming))
+        .extracting(i -> i.item().changeType())
+        .contains(ChangeType.DriftCorrection);
 
     execute("Directory", "Export");
     assertThat(Files.readString(directory)).contains("p1@example.org").doesNotContain("hacked");
-    assertThat(execute("Directory", "Delta Import").stats()).containsEntry("confirmed", 1L).containsEntry("driftCorrections", 0L);
+    assertThat(execute("Directory", "Delta Import").stats())
+        .containsEntry("confirmed", 1L)
+        .containsEntry("driftCorrections", 0L);
   }
 
   @Test
@@ -178,7 +238,8 @@ class RunProfileExecutorImplTest {
     assertThat(execute("HR System", "Full Import").stats()).containsEntry("deleted", 1L);
     RunProfileOutcome sync = execute("HR System", "Full Synchronisation");
     assertThat(sync.stats()).containsEntry("disconnected", 1L).containsEntry("deprovisioned", 0L);
-    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null")).isEqualTo(1);
+    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null"))
+        .isEqualTo(1);
 
     clock.advance(Duration.ofDays(8));
     RunProfileOutcome later = execute("HR System", "Full Synchronisation");
@@ -189,7 +250,8 @@ class RunProfileExecutorImplTest {
     assertThat(Files.readString(dir.resolve("data/directory.csv"))).doesNotContain("E2,");
     RunProfileOutcome confirming = execute("Directory", "Full Import");
     assertThat(confirming.stats()).containsEntry("confirmed", 1L);
-    assertThat(count("select count(*) from cso where connected_system_id = 'directory'")).isEqualTo(1);
+    assertThat(count("select count(*) from cso where connected_system_id = 'directory'"))
+        .isEqualTo(1);
   }
 
   @Test
@@ -203,28 +265,58 @@ class RunProfileExecutorImplTest {
     RunProfileRun first = run("HR System", "Full Import");
 
     RecordingProgress dying = new RecordingProgress(2, null);
-    assertThatThrownBy(() -> executor.execute(first, dying)).isInstanceOf(RecordingProgress.WorkerDied.class);
-    RunRecord open = store.inTransaction(c -> new RunRecords(clock).findInProgress(c, "exec-1", first.stepIndex(), "hr", "full-import")).orElseThrow();
+    assertThatThrownBy(() -> executor.execute(first, dying))
+        .isInstanceOf(RecordingProgress.WorkerDied.class);
+    RunRecord open =
+        store
+            .inTransaction(
+                c ->
+                    new RunRecords(clock)
+                        .findInProgress(c, "exec-1", first.stepIndex(), "hr", "full-import"))
+            .orElseThrow();
     assertThat(open.checkpoint()).isEqualTo("rows:4000");
     assertThat(count("select count(*) from cso")).isEqualTo(4000);
 
-    RunProfileRun retry = new RunProfileRun(first.connectedSystem(), first.runProfile(), first.executionId(),
-        first.scheduleId(), first.stepIndex(), first.stepName(), first.initiator(), 2);
-    RecordingProgress resumed = new RecordingProgress(Integer.MAX_VALUE, dying.lastCheckpoint().orElseThrow());
+    RunProfileRun retry =
+        new RunProfileRun(
+            first.connectedSystem(),
+            first.runProfile(),
+            first.executionId(),
+            first.scheduleId(),
+            first.stepIndex(),
+            first.stepName(),
+            first.initiator(),
+            2);
+    RecordingProgress resumed =
+        new RecordingProgress(Integer.MAX_VALUE, dying.lastCheckpoint().orElseThrow());
     RunProfileOutcome outcome = executor.execute(retry, resumed);
 
     assertThat(outcome.runRecordId()).isEqualTo(open.id());
     assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithWarning);
-    assertThat(outcome.stats()).containsEntry("added", 9_000L).containsEntry("errors", 1L).containsEntry("objectsProcessed", 9_001L);
+    assertThat(outcome.stats())
+        .containsEntry("added", 9_000L)
+        .containsEntry("errors", 1L)
+        .containsEntry("objectsProcessed", 9_001L);
     assertThat(count("select count(*) from cso")).isEqualTo(9_000);
     assertThat(count("select count(*) from run_item")).isEqualTo(9_001);
-    assertThat(count("select count(*) from (select object_ref, change_type from run_item group by object_ref, change_type having count(*) > 1) d")).isZero();
+    assertThat(
+            count(
+                "select count(*) from (select object_ref, change_type from run_item group by object_ref, change_type having count(*) > 1) d"))
+        .isZero();
     assertThat(resumed.processed.get(0)).isEqualTo(6_000);
 
-    RunProfileOutcome again = executor.execute(
-        new RunProfileRun(retry.connectedSystem(), retry.runProfile(), retry.executionId(), retry.scheduleId(),
-            retry.stepIndex(), retry.stepName(), retry.initiator(), 3),
-        new RecordingProgress());
+    RunProfileOutcome again =
+        executor.execute(
+            new RunProfileRun(
+                retry.connectedSystem(),
+                retry.runProfile(),
+                retry.executionId(),
+                retry.scheduleId(),
+                retry.stepIndex(),
+                retry.stepName(),
+                retry.initiator(),
+                3),
+            new RecordingProgress());
     assertThat(again.runRecordId()).isEqualTo(outcome.runRecordId());
     assertThat(count("select count(*) from run_record")).isEqualTo(1);
   }
@@ -242,7 +334,10 @@ class RunProfileExecutorImplTest {
     RunProfileOutcome outcome = execute("HR System", "Full Import");
     assertThat(outcome.status()).isEqualTo(StepStatus.FailedWithError);
     assertThat(outcome.message()).contains("hr.csv").contains("does not exist");
-    RunRecord record = store.inTransaction(c -> new RunRecords(clock).find(c, outcome.runRecordId())).orElseThrow();
+    RunRecord record =
+        store
+            .inTransaction(c -> new RunRecords(clock).find(c, outcome.runRecordId()))
+            .orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.FailedWithError);
     assertThat(record.endedAt()).isNotNull();
   }
@@ -263,16 +358,22 @@ class RunProfileExecutorImplTest {
     }
     hrFile(rows.toString());
     RunProfileRun run = run("HR System", "Full Import");
-    assertThatThrownBy(() -> executor.execute(run, new RecordingProgress(1, null))).isInstanceOf(RecordingProgress.WorkerDied.class);
+    assertThatThrownBy(() -> executor.execute(run, new RecordingProgress(1, null)))
+        .isInstanceOf(RecordingProgress.WorkerDied.class);
 
     executor.abandon(new AbandonedRun(run, StepStatus.Cancelled, "step cancelled by user"));
-    executor.abandon(new AbandonedRun(run, StepStatus.FailedWithError, "step timed out after PT2H"));
+    executor.abandon(
+        new AbandonedRun(run, StepStatus.FailedWithError, "step timed out after PT2H"));
 
-    List<RunRecord> records = store.inTransaction(c -> new RunRecords(clock).list(c, "hr", null, 10));
-    assertThat(records).singleElement().satisfies(r -> {
-      assertThat(r.status()).isEqualTo(RunStatus.Cancelled);
-      assertThat(r.message()).isEqualTo("step cancelled by user");
-      assertThat(r.objectsProcessed()).isEqualTo(2_000);
-    });
+    List<RunRecord> records =
+        store.inTransaction(c -> new RunRecords(clock).list(c, "hr", null, 10));
+    assertThat(records)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.status()).isEqualTo(RunStatus.Cancelled);
+              assertThat(r.message()).isEqualTo("step cancelled by user");
+              assertThat(r.objectsProcessed()).isEqualTo(2_000);
+            });
   }
 }

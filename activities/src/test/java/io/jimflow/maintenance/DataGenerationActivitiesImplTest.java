@@ -70,27 +70,40 @@ class DataGenerationActivitiesImplTest {
   }
 
   @Test
-  void generationHeartbeatsItsProgressUpToTheTotalAndWritesTheFileRelativeToHome() throws Exception {
-    env.registerActivitiesImplementations(new DataGenerationActivitiesImpl(Optional.of(lines(0)), home));
+  void generationHeartbeatsItsProgressUpToTheTotalAndWritesTheFileRelativeToHome()
+      throws Exception {
+    env.registerActivitiesImplementations(
+        new DataGenerationActivitiesImpl(Optional.of(lines(0)), home));
 
-    DataGenerationResult result = stub().generate(new DataGenerationInput(1_000, "data/hr.csv", 7L, null));
+    DataGenerationResult result =
+        stub().generate(new DataGenerationInput(1_000, "data/hr.csv", 7L, null));
 
     assertThat(result.peopleWritten()).isEqualTo(1_000);
     assertThat(Path.of(result.outFile())).isEqualTo(home.resolve("data/hr.csv"));
-    assertThat(Files.readAllLines(home.resolve("data/hr.csv"))).hasSize(1_000).startsWith("person-7-1");
+    assertThat(Files.readAllLines(home.resolve("data/hr.csv")))
+        .hasSize(1_000)
+        .startsWith("person-7-1");
     assertThat(heartbeats).isNotEmpty();
     assertThat(heartbeats).allSatisfy(p -> assertThat(p.total()).isEqualTo(1_000));
     // Heartbeats are throttled: those that reach the server count up towards the total.
-    assertThat(heartbeats).extracting(Progress::written).isSorted().allSatisfy(w -> assertThat(w).isBetween(0L, 1_000L));
+    assertThat(heartbeats)
+        .extracting(Progress::written)
+        .isSorted()
+        .allSatisfy(w -> assertThat(w).isBetween(0L, 1_000L));
   }
 
   @Test
   void cancellingGenerationStopsTheGenerator() throws Exception {
-    env.registerActivitiesImplementations(new DataGenerationActivitiesImpl(Optional.of(lines(100)), home));
+    env.registerActivitiesImplementations(
+        new DataGenerationActivitiesImpl(Optional.of(lines(100)), home));
 
-    CompletableFuture<RuntimeException> outcome = CompletableFuture.supplyAsync(
-        () -> catchThrowableOfType(RuntimeException.class,
-            () -> stub().generate(new DataGenerationInput(1_000_000, "big.csv", 1L, null))));
+    CompletableFuture<RuntimeException> outcome =
+        CompletableFuture.supplyAsync(
+            () ->
+                catchThrowableOfType(
+                    RuntimeException.class,
+                    () ->
+                        stub().generate(new DataGenerationInput(1_000_000, "big.csv", 1L, null))));
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (heartbeats.size() < 2 && System.nanoTime() < deadline) {
       Thread.sleep(50);
@@ -108,10 +121,13 @@ class DataGenerationActivitiesImplTest {
   void aWorkerWithoutAGeneratorRefusesWithoutRetrying() {
     env.registerActivitiesImplementations(new DataGenerationActivitiesImpl(Optional.empty(), home));
 
-    RuntimeException failure = catchThrowableOfType(RuntimeException.class,
-        () -> stub().generate(new DataGenerationInput(10, "x.csv", 1L, null)));
+    RuntimeException failure =
+        catchThrowableOfType(
+            RuntimeException.class,
+            () -> stub().generate(new DataGenerationInput(10, "x.csv", 1L, null)));
 
     assertThat(failure).hasRootCauseInstanceOf(ApplicationFailure.class);
-    assertThat(failure.getCause()).hasMessageContaining("this worker has no example data generator");
+    assertThat(failure.getCause())
+        .hasMessageContaining("this worker has no example data generator");
   }
 }

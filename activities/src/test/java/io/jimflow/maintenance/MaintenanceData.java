@@ -46,8 +46,14 @@ final class MaintenanceData {
               List.of(),
               List.of(
                   new OutboundRule(
-                      "to-directory", "directory", "user", "uid", "person", List.of(),
-                      List.of(new AttributeFlow("employeeId", "uid")), true)),
+                      "to-directory",
+                      "directory",
+                      "user",
+                      "uid",
+                      "person",
+                      List.of(),
+                      List.of(new AttributeFlow("employeeId", "uid")),
+                      true)),
               List.of(new DeletionRule("person", GRACE, Set.of("hr")))));
 
   final Store store;
@@ -64,40 +70,71 @@ final class MaintenanceData {
     this.connectorSpace = new ConnectorSpace(clock);
     this.runRecords = new RunRecords(clock);
     this.history = new ChangeHistory(clock);
-    store.inTransaction(c -> {
-      new SystemCatalog(clock).save(c, List.of(
-          new SystemEntry("hr", "HR", "csv", List.of(new ProfileEntry("full-import", "Full Import", RunType.FullImport))),
-          new SystemEntry("directory", "Directory", "csv", List.of())));
-      return null;
-    });
+    store.inTransaction(
+        c -> {
+          new SystemCatalog(clock)
+              .save(
+                  c,
+                  List.of(
+                      new SystemEntry(
+                          "hr",
+                          "HR",
+                          "csv",
+                          List.of(
+                              new ProfileEntry("full-import", "Full Import", RunType.FullImport))),
+                      new SystemEntry("directory", "Directory", "csv", List.of())));
+          return null;
+        });
   }
 
   /** A person MVO with the given deletion date (null: not eligible). */
   String person(String employeeId, Instant deletionEligibleAt) {
     String id = UUID.randomUUID().toString();
-    store.inTransaction(c -> {
-      metaverse.insert(c, List.of(new MvoRow(id, "person", Map.of("employeeId", employeeId), deletionEligibleAt)));
-      return null;
-    });
+    store.inTransaction(
+        c -> {
+          metaverse.insert(
+              c,
+              List.of(
+                  new MvoRow(id, "person", Map.of("employeeId", employeeId), deletionEligibleAt)));
+          return null;
+        });
     return id;
   }
 
   /** A CSO of a system joined to the MVO; returns its id. */
   long joinedCso(String system, String anchor, String mvoId) {
-    return store.inTransaction(c -> {
-      Map<String, Long> ids = connectorSpace.insert(c, List.of(new NewCso(
-          system, "user", anchor, "{\"uid\":\"" + anchor + "\"}", "h", CsoState.Normal, mvoId, "Joined", false, null)));
-      return ids.get(anchor);
-    });
+    return store.inTransaction(
+        c -> {
+          Map<String, Long> ids =
+              connectorSpace.insert(
+                  c,
+                  List.of(
+                      new NewCso(
+                          system,
+                          "user",
+                          anchor,
+                          "{\"uid\":\"" + anchor + "\"}",
+                          "h",
+                          CsoState.Normal,
+                          mvoId,
+                          "Joined",
+                          false,
+                          null)));
+          return ids.get(anchor);
+        });
   }
 
   void csoChangeAt(Instant at, long csoId, String system) {
     Instant before = clock.instant();
     clock.set(at);
-    store.inTransaction(c -> {
-      history.recordCsoChanges(c, null, List.of(new CsoChange(csoId, system, "a" + csoId, ChangeType.Updated, Map.of())));
-      return null;
-    });
+    store.inTransaction(
+        c -> {
+          history.recordCsoChanges(
+              c,
+              null,
+              List.of(new CsoChange(csoId, system, "a" + csoId, ChangeType.Updated, Map.of())));
+          return null;
+        });
     clock.set(before);
   }
 
@@ -105,44 +142,75 @@ final class MaintenanceData {
   String endedRunAt(Instant endedAt, int items) {
     Instant before = clock.instant();
     clock.set(endedAt);
-    String id = store.inTransaction(c -> {
-      String run = runRecords.create(c, new NewRunRecord("hr", "full-import", RunType.FullImport,
-          "User", "ada", "Ada", null, null, null, null));
-      List<RunItem> list = new ArrayList<>();
-      for (int i = 0; i < items; i++) {
-        list.add(new RunItem("row " + i, null, null, ChangeType.Added, null, null));
-      }
-      runRecords.addItems(c, run, 0, list);
-      runRecords.finish(c, run, RunStatus.Complete, null, null, null, null);
-      return run;
-    });
+    String id =
+        store.inTransaction(
+            c -> {
+              String run =
+                  runRecords.create(
+                      c,
+                      new NewRunRecord(
+                          "hr",
+                          "full-import",
+                          RunType.FullImport,
+                          "User",
+                          "ada",
+                          "Ada",
+                          null,
+                          null,
+                          null,
+                          null));
+              List<RunItem> list = new ArrayList<>();
+              for (int i = 0; i < items; i++) {
+                list.add(new RunItem("row " + i, null, null, ChangeType.Added, null, null));
+              }
+              runRecords.addItems(c, run, 0, list);
+              runRecords.finish(c, run, RunStatus.Complete, null, null, null, null);
+              return run;
+            });
     clock.set(before);
     return id;
   }
 
   String inProgressRun() {
-    return store.inTransaction(c -> runRecords.create(c, new NewRunRecord("hr", "full-import", RunType.FullImport,
-        "Schedule", "nightly", "Nightly", "exec", "nightly", 0, "Full Import")));
+    return store.inTransaction(
+        c ->
+            runRecords.create(
+                c,
+                new NewRunRecord(
+                    "hr",
+                    "full-import",
+                    RunType.FullImport,
+                    "Schedule",
+                    "nightly",
+                    "Nightly",
+                    "exec",
+                    "nightly",
+                    0,
+                    "Full Import")));
   }
 
   long count(String sql) {
-    return store.inTransaction(c -> {
-      try (PreparedStatement statement = c.prepareStatement(sql); ResultSet rows = statement.executeQuery()) {
-        rows.next();
-        return rows.getLong(1);
-      }
-    });
+    return store.inTransaction(
+        c -> {
+          try (PreparedStatement statement = c.prepareStatement(sql);
+              ResultSet rows = statement.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
+          }
+        });
   }
 
   List<String> strings(String sql) {
-    return store.inTransaction(c -> {
-      try (PreparedStatement statement = c.prepareStatement(sql); ResultSet rows = statement.executeQuery()) {
-        List<String> values = new ArrayList<>();
-        while (rows.next()) {
-          values.add(rows.getString(1));
-        }
-        return values;
-      }
-    });
+    return store.inTransaction(
+        c -> {
+          try (PreparedStatement statement = c.prepareStatement(sql);
+              ResultSet rows = statement.executeQuery()) {
+            List<String> values = new ArrayList<>();
+            while (rows.next()) {
+              values.add(rows.getString(1));
+            }
+            return values;
+          }
+        });
   }
 }

@@ -48,7 +48,8 @@ class MaintenanceStoreTest {
     String dueNow = data.person("2", T);
     String overdue = data.person("3", T.minusMillis(1));
 
-    MaintenanceStore.MvoDeletions done = maintenance.deleteDueMvos(50, "run-1", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
+    MaintenanceStore.MvoDeletions done =
+        maintenance.deleteDueMvos(50, "run-1", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
 
     assertThat(done.mvosDeleted()).isEqualTo(2);
     assertThat(data.strings("select id from mvo")).containsExactly(kept);
@@ -56,7 +57,10 @@ class MaintenanceStoreTest {
         .containsExactlyInAnyOrder(dueNow, overdue);
 
     clock.advance(Duration.ofMillis(1));
-    assertThat(maintenance.deleteDueMvos(50, "run-2", HOUSEKEEPING, MaintenanceStore.Progress.NONE).mvosDeleted())
+    assertThat(
+            maintenance
+                .deleteDueMvos(50, "run-2", HOUSEKEEPING, MaintenanceStore.Progress.NONE)
+                .mvosDeleted())
         .isEqualTo(1);
     assertThat(data.count("select count(*) from mvo")).isZero();
   }
@@ -67,9 +71,12 @@ class MaintenanceStoreTest {
       data.person("p" + i, T.minus(Duration.ofDays(1)));
     }
 
-    MaintenanceStore.MvoDeletions first = maintenance.deleteDueMvos(50, "run-1", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
-    MaintenanceStore.MvoDeletions second = maintenance.deleteDueMvos(50, "run-2", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
-    MaintenanceStore.MvoDeletions third = maintenance.deleteDueMvos(50, "run-3", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
+    MaintenanceStore.MvoDeletions first =
+        maintenance.deleteDueMvos(50, "run-1", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
+    MaintenanceStore.MvoDeletions second =
+        maintenance.deleteDueMvos(50, "run-2", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
+    MaintenanceStore.MvoDeletions third =
+        maintenance.deleteDueMvos(50, "run-3", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
 
     assertThat(first.mvosDeleted()).isEqualTo(50);
     assertThat(first.capReached()).isTrue();
@@ -85,24 +92,30 @@ class MaintenanceStoreTest {
     data.joinedCso("hr", "42", mvo);
     long target = data.joinedCso("directory", "42", mvo);
 
-    store.inTransaction(c -> {
-      operations.hold(c, "hr", SystemOperation.Deleting, "wf-delete-hr");
-      return null;
-    });
-    Map<String, Long> marked = maintenance.markOrphanedMvos("hr", ADA, MaintenanceStore.Progress.NONE);
+    store.inTransaction(
+        c -> {
+          operations.hold(c, "hr", SystemOperation.Deleting, "wf-delete-hr");
+          return null;
+        });
+    Map<String, Long> marked =
+        maintenance.markOrphanedMvos("hr", ADA, MaintenanceStore.Progress.NONE);
     maintenance.deleteSystem("hr", MaintenanceStore.Progress.NONE);
     assertThat(marked).containsEntry("mvosMarkedForDeletion", 1L);
     assertThat(maintenance.deletionEligibleAt(mvo)).contains(T.plus(MaintenanceData.GRACE));
 
     clock.set(T.plus(MaintenanceData.GRACE));
-    MaintenanceStore.MvoDeletions done = maintenance.deleteDueMvos(50, "run-9", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
+    MaintenanceStore.MvoDeletions done =
+        maintenance.deleteDueMvos(50, "run-9", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
 
     assertThat(done.deprovisionExports()).isEqualTo(1);
-    assertThat(data.strings("select change_type || ':' || status || ':' || cso_id from pending_export"))
+    assertThat(
+            data.strings(
+                "select change_type || ':' || status || ':' || cso_id from pending_export"))
         .containsExactly("Delete:Pending:" + target);
-    assertThat(data.strings(
-            "select initiator_type || ':' || initiator_id || ':' || run_record_id from mvo_change"
-                + " where change_type = 'Deleted'"))
+    assertThat(
+            data.strings(
+                "select initiator_type || ':' || initiator_id || ':' || run_record_id from mvo_change"
+                    + " where change_type = 'Deleted'"))
         .containsExactly("User:ada:run-9");
   }
 
@@ -115,11 +128,13 @@ class MaintenanceStoreTest {
     String directoryOnly = data.person("2", null);
     data.joinedCso("directory", "2", directoryOnly);
 
-    Map<String, Long> marked = maintenance.markOrphanedMvos("directory", ADA, MaintenanceStore.Progress.NONE);
+    Map<String, Long> marked =
+        maintenance.markOrphanedMvos("directory", ADA, MaintenanceStore.Progress.NONE);
 
     assertThat(marked).containsEntry("mvosMarkedForDeletion", 1L);
     assertThat(maintenance.deletionEligibleAt(orphan)).isEmpty();
-    assertThat(maintenance.deletionEligibleAt(directoryOnly)).contains(T.plus(MaintenanceData.GRACE));
+    assertThat(maintenance.deletionEligibleAt(directoryOnly))
+        .contains(T.plus(MaintenanceData.GRACE));
   }
 
   @Test
@@ -132,7 +147,8 @@ class MaintenanceStoreTest {
     data.csoChangeAt(cutoff.plusMillis(1), cso, "hr");
 
     MaintenanceStore.Purged purged =
-        maintenance.purge(HistoryKind.CsoChanges, cutoff, new BatchPlan(1), MaintenanceStore.Progress.NONE);
+        maintenance.purge(
+            HistoryKind.CsoChanges, cutoff, new BatchPlan(1), MaintenanceStore.Progress.NONE);
 
     assertThat(purged.deleted()).isEqualTo(2);
     assertThat(purged.batches()).isEqualTo(3);
@@ -147,12 +163,15 @@ class MaintenanceStoreTest {
     String running = data.inProgressRun();
 
     MaintenanceStore.Purged purged =
-        maintenance.purge(HistoryKind.RunRecords, cutoff, new BatchPlan(2), MaintenanceStore.Progress.NONE);
+        maintenance.purge(
+            HistoryKind.RunRecords, cutoff, new BatchPlan(2), MaintenanceStore.Progress.NONE);
 
     assertThat(purged.deleted()).isEqualTo(1);
     assertThat(purged.itemsDeleted()).isEqualTo(5);
-    assertThat(data.strings("select id from run_record")).containsExactlyInAnyOrder(recent, running);
-    assertThat(data.count("select count(*) from run_item where run_record_id = '" + old + "'")).isZero();
+    assertThat(data.strings("select id from run_record"))
+        .containsExactlyInAnyOrder(recent, running);
+    assertThat(data.count("select count(*) from run_item where run_record_id = '" + old + "'"))
+        .isZero();
     assertThat(data.count("select count(*) from run_item")).isEqualTo(3);
   }
 
@@ -171,28 +190,36 @@ class MaintenanceStoreTest {
 
     Map<String, Long> second = maintenance.clearObjects("hr", true, MaintenanceStore.Progress.NONE);
     assertThat(second).containsEntry("csosDeleted", 0L).containsEntry("csoChangesDeleted", 3L);
-    assertThat(data.strings("select cast(id as varchar) from cso")).containsExactly(String.valueOf(kept));
+    assertThat(data.strings("select cast(id as varchar) from cso"))
+        .containsExactly(String.valueOf(kept));
   }
 
   @Test
   void aHeldSystemRefusesRunProfilesAndOtherOperationsUntilReleased() {
-    store.inTransaction(c -> {
-      operations.hold(c, "hr", SystemOperation.Clearing, "wf-1");
-      operations.hold(c, "hr", SystemOperation.Clearing, "wf-1");
-      return null;
-    });
-
-    assertThatThrownBy(() -> store.inTransaction(c -> {
-          operations.requireAvailable(c, "hr", "Full Import");
+    store.inTransaction(
+        c -> {
+          operations.hold(c, "hr", SystemOperation.Clearing, "wf-1");
+          operations.hold(c, "hr", SystemOperation.Clearing, "wf-1");
           return null;
-        }))
+        });
+
+    assertThatThrownBy(
+            () ->
+                store.inTransaction(
+                    c -> {
+                      operations.requireAvailable(c, "hr", "Full Import");
+                      return null;
+                    }))
         .isInstanceOf(ApplicationFailure.class)
         .hasMessageContaining("connected system 'hr' is being cleared (workflow wf-1")
         .hasMessageContaining("run profile 'Full Import' cannot run");
-    assertThatThrownBy(() -> store.inTransaction(c -> {
-          operations.hold(c, "hr", SystemOperation.Deleting, "wf-2");
-          return null;
-        }))
+    assertThatThrownBy(
+            () ->
+                store.inTransaction(
+                    c -> {
+                      operations.hold(c, "hr", SystemOperation.Deleting, "wf-2");
+                      return null;
+                    }))
         .hasMessageContaining("is being cleared");
 
     store.inTransaction(c -> operations.release(c, "hr", "wf-1"));
@@ -204,10 +231,13 @@ class MaintenanceStoreTest {
   void aSystemWithARunningRunProfileCannotBeHeld() {
     data.inProgressRun();
 
-    assertThatThrownBy(() -> store.inTransaction(c -> {
-          operations.hold(c, "hr", SystemOperation.Deleting, "wf-1");
-          return null;
-        }))
+    assertThatThrownBy(
+            () ->
+                store.inTransaction(
+                    c -> {
+                      operations.hold(c, "hr", SystemOperation.Deleting, "wf-1");
+                      return null;
+                    }))
         .isInstanceOf(ApplicationFailure.class)
         .hasMessageContaining("run profile 'full-import' is running");
     SystemOperation status = store.inTransaction(c -> operations.status(c, "hr"));

@@ -8,12 +8,12 @@ import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionResult;
 import io.jimflow.maintenance.MaintenanceRuns.MaintenanceRun;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.StepStatus;
 import io.jimflow.steps.AbandonedRun;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.RunProfileOutcome;
 import io.jimflow.steps.RunProfileRun;
 import io.jimflow.steps.StepProgress;
-import io.jimflow.schedule.StepStatus;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
 import io.temporal.activity.Activity;
@@ -21,8 +21,8 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
-import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.time.Duration;
@@ -44,6 +44,7 @@ class MaintenanceWorkflowsTest {
 
   /** Now in the test environment: the workflows' time and the store's clock start together. */
   private Instant T;
+
   private Store store;
   private SettableClock clock;
   private MaintenanceData data;
@@ -92,7 +93,11 @@ class MaintenanceWorkflowsTest {
 
   private <T> T stub(Class<T> type, String id) {
     return client.newWorkflowStub(
-        type, WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.MAINTENANCE).setWorkflowId(id).build());
+        type,
+        WorkflowOptions.newBuilder()
+            .setTaskQueue(TaskQueues.MAINTENANCE)
+            .setWorkflowId(id)
+            .build());
   }
 
   private List<MaintenanceRun> records(MaintenanceKind kind) {
@@ -105,19 +110,24 @@ class MaintenanceWorkflowsTest {
     data.person("1", T.minusSeconds(1));
     data.person("2", T.plusSeconds(60));
 
-    MvoDeletionResult busy = stub(HousekeepingWorkflow.class, "hk-1").run(new HousekeepingInput(null, null));
-    MvoDeletionResult idle = stub(HousekeepingWorkflow.class, "hk-2").run(new HousekeepingInput(null, null));
+    MvoDeletionResult busy =
+        stub(HousekeepingWorkflow.class, "hk-1").run(new HousekeepingInput(null, null));
+    MvoDeletionResult idle =
+        stub(HousekeepingWorkflow.class, "hk-2").run(new HousekeepingInput(null, null));
 
     assertThat(busy.mvosDeleted()).isEqualTo(1);
     assertThat(idle.mvosDeleted()).isZero();
     assertThat(idle.runRecordId()).isNull();
     List<MaintenanceRun> written = records(MaintenanceKind.Housekeeping);
-    assertThat(written).singleElement().satisfies(run -> {
-      assertThat(run.id()).isEqualTo(busy.runRecordId());
-      assertThat(run.status()).isEqualTo("Complete");
-      assertThat(run.workflowId()).isEqualTo("hk-1");
-      assertThat(run.totals()).containsEntry("mvosDeleted", 1L);
-    });
+    assertThat(written)
+        .singleElement()
+        .satisfies(
+            run -> {
+              assertThat(run.id()).isEqualTo(busy.runRecordId());
+              assertThat(run.status()).isEqualTo("Complete");
+              assertThat(run.workflowId()).isEqualTo("hk-1");
+              assertThat(run.totals()).containsEntry("mvosDeleted", 1L);
+            });
   }
 
   @Test
@@ -127,11 +137,13 @@ class MaintenanceWorkflowsTest {
       data.person("p" + i, T.minusSeconds(1));
     }
 
-    MvoDeletionResult result = stub(HousekeepingWorkflow.class, "hk").run(new HousekeepingInput(null, 2));
+    MvoDeletionResult result =
+        stub(HousekeepingWorkflow.class, "hk").run(new HousekeepingInput(null, 2));
 
     assertThat(result.mvosDeleted()).isEqualTo(2);
     assertThat(result.capReached()).isTrue();
-    assertThat(records(MaintenanceKind.Housekeeping).get(0).message()).contains("cap of 2 MVOs per cycle reached");
+    assertThat(records(MaintenanceKind.Housekeeping).get(0).message())
+        .contains("cap of 2 MVOs per cycle reached");
     assertThat(data.count("select count(*) from mvo")).isEqualTo(3);
   }
 
@@ -144,7 +156,8 @@ class MaintenanceWorkflowsTest {
     data.endedRunAt(T.minus(Duration.ofDays(100)), 4);
 
     HistoryRetentionResult result =
-        stub(HistoryRetentionWorkflow.class, "retention").run(new HistoryRetentionInput(null, null, 2));
+        stub(HistoryRetentionWorkflow.class, "retention")
+            .run(new HistoryRetentionInput(null, null, 2));
 
     assertThat(result.status()).isEqualTo("Complete");
     assertThat(result.totals())
@@ -166,29 +179,38 @@ class MaintenanceWorkflowsTest {
     data.joinedCso("hr", "7", mvo);
 
     assertThatThrownBy(
-            () -> stub(DeleteConnectedSystemWorkflow.class, "delete-1")
-                .run(new SystemMaintenanceInput("hr", false, ADA)))
+            () ->
+                stub(DeleteConnectedSystemWorkflow.class, "delete-1")
+                    .run(new SystemMaintenanceInput("hr", false, ADA)))
         .isInstanceOf(WorkflowFailedException.class)
         .rootCause()
         .hasMessageContaining("DeleteConnectedSystem of connected system 'hr' failed: disk full")
         .hasMessageContaining("Active again");
     SystemOperation afterFailure = store.inTransaction(c -> operations.status(c, "hr"));
     assertThat(afterFailure).isEqualTo(SystemOperation.Active);
-    assertThat(records(MaintenanceKind.DeleteConnectedSystem)).singleElement().satisfies(run -> {
-      assertThat(run.status()).isEqualTo("FailedWithError");
-      assertThat(run.totals()).containsEntry("mvosMarkedForDeletion", 1L);
-      assertThat(run.initiator()).isEqualTo(ADA);
-    });
+    assertThat(records(MaintenanceKind.DeleteConnectedSystem))
+        .singleElement()
+        .satisfies(
+            run -> {
+              assertThat(run.status()).isEqualTo("FailedWithError");
+              assertThat(run.totals()).containsEntry("mvosMarkedForDeletion", 1L);
+              assertThat(run.initiator()).isEqualTo(ADA);
+            });
 
     SystemMaintenanceResult retried =
-        stub(DeleteConnectedSystemWorkflow.class, "delete-2").run(new SystemMaintenanceInput("hr", false, ADA));
+        stub(DeleteConnectedSystemWorkflow.class, "delete-2")
+            .run(new SystemMaintenanceInput("hr", false, ADA));
 
     // The failed attempt had marked the MVO already; the retry finds it marked and keeps its date.
-    assertThat(retried.totals()).containsEntry("csosDeleted", 1L).containsEntry("mvosMarkedForDeletion", 0L);
-    assertThat(data.count("select count(*) from mvo where deletion_eligible_at is not null")).isEqualTo(1);
+    assertThat(retried.totals())
+        .containsEntry("csosDeleted", 1L)
+        .containsEntry("mvosMarkedForDeletion", 0L);
+    assertThat(data.count("select count(*) from mvo where deletion_eligible_at is not null"))
+        .isEqualTo(1);
     assertThat(data.count("select count(*) from connected_system where id = 'hr'")).isZero();
     assertThat(data.count("select count(*) from connected_system_operation")).isZero();
-    assertThat(records(MaintenanceKind.DeleteConnectedSystem)).extracting(MaintenanceRun::status)
+    assertThat(records(MaintenanceKind.DeleteConnectedSystem))
+        .extracting(MaintenanceRun::status)
         .containsExactlyInAnyOrder("FailedWithError", "Complete");
   }
 
@@ -197,33 +219,40 @@ class MaintenanceWorkflowsTest {
     start(activities());
 
     assertThatThrownBy(
-            () -> stub(ClearConnectedSystemWorkflow.class, "clear-x").run(new SystemMaintenanceInput("nope", false, ADA)))
+            () ->
+                stub(ClearConnectedSystemWorkflow.class, "clear-x")
+                    .run(new SystemMaintenanceInput("nope", false, ADA)))
         .rootCause()
         .hasMessageContaining("unknown connected system 'nope'");
-    assertThat(records(MaintenanceKind.ClearConnectedSystem)).singleElement()
+    assertThat(records(MaintenanceKind.ClearConnectedSystem))
+        .singleElement()
         .satisfies(run -> assertThat(run.status()).isEqualTo("FailedWithError"));
   }
 
   @Test
   void aRunProfileOfASystemBeingClearedFailsWithAClearMessageAndRunsOnceItIsActive() {
     AtomicInteger ran = new AtomicInteger();
-    RunProfileExecutor real = new RunProfileExecutor() {
-      @Override
-      public RunProfileOutcome execute(RunProfileRun run, StepProgress progress) {
-        ran.incrementAndGet();
-        return new RunProfileOutcome(StepStatus.Complete, null, Map.of(), "r");
-      }
+    RunProfileExecutor real =
+        new RunProfileExecutor() {
+          @Override
+          public RunProfileOutcome execute(RunProfileRun run, StepProgress progress) {
+            ran.incrementAndGet();
+            return new RunProfileOutcome(StepStatus.Complete, null, Map.of(), "r");
+          }
 
-      @Override
-      public void abandon(AbandonedRun abandoned) {}
-    };
+          @Override
+          public void abandon(AbandonedRun abandoned) {}
+        };
     UnaryOperator<String> byName = name -> name.equals("HR") ? "hr" : name;
-    GuardedRunProfileExecutor guarded = new GuardedRunProfileExecutor(real, store, operations, byName);
-    RunProfileRun run = new RunProfileRun("HR", "Full Import", "exec", "nightly", 0, "Import HR", null, 1);
-    store.inTransaction(c -> {
-      operations.hold(c, "hr", SystemOperation.Clearing, "jimflow-system-hr");
-      return null;
-    });
+    GuardedRunProfileExecutor guarded =
+        new GuardedRunProfileExecutor(real, store, operations, byName);
+    RunProfileRun run =
+        new RunProfileRun("HR", "Full Import", "exec", "nightly", 0, "Import HR", null, 1);
+    store.inTransaction(
+        c -> {
+          operations.hold(c, "hr", SystemOperation.Clearing, "jimflow-system-hr");
+          return null;
+        });
 
     assertThatThrownBy(() -> guarded.execute(run, null))
         .isInstanceOf(ApplicationFailure.class)
@@ -240,22 +269,23 @@ class MaintenanceWorkflowsTest {
   void cancellingAClearReleasesTheSystemAndEndsItsRunRecordCancelled() throws Exception {
     MaintenanceActivitiesImpl real = activities();
     CountDownLatch clearing = new CountDownLatch(1);
-    start(new Delegating(real) {
-      @Override
-      public Map<String, Long> clearConnectedSystem(ClearSystemRequest request) {
-        clearing.countDown();
-        // A clear of a very large system: heartbeats page after page until cancelled.
-        for (long page = 0; ; page++) {
-          Activity.getExecutionContext().heartbeat(page);
-          try {
-            Thread.sleep(50);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+    start(
+        new Delegating(real) {
+          @Override
+          public Map<String, Long> clearConnectedSystem(ClearSystemRequest request) {
+            clearing.countDown();
+            // A clear of a very large system: heartbeats page after page until cancelled.
+            for (long page = 0; ; page++) {
+              Activity.getExecutionContext().heartbeat(page);
+              try {
+                Thread.sleep(50);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+              }
+            }
           }
-        }
-      }
-    });
+        });
     ClearConnectedSystemWorkflow clear = stub(ClearConnectedSystemWorkflow.class, "clear-hr");
     WorkflowClient.start(clear::run, new SystemMaintenanceInput("hr", false, ADA));
     assertThat(clearing.await(30, TimeUnit.SECONDS)).isTrue();
@@ -269,7 +299,8 @@ class MaintenanceWorkflowsTest {
     SystemOperation after = store.inTransaction(c -> operations.status(c, "hr"));
     assertThat(during).isEqualTo(SystemOperation.Clearing);
     assertThat(after).isEqualTo(SystemOperation.Active);
-    assertThat(records(MaintenanceKind.ClearConnectedSystem)).singleElement()
+    assertThat(records(MaintenanceKind.ClearConnectedSystem))
+        .singleElement()
         .satisfies(run -> assertThat(run.status()).isEqualTo("Cancelled"));
   }
 

@@ -41,7 +41,8 @@ class ExecutableRunnerTest {
   void aProgramThatExitsZeroReturnsItsOutput() {
     Scripts.write(root, "hello.sh", "echo hello; echo oops >&2");
 
-    ExecutableRunner.Finished finished = runner.run(step("hello.sh"), Map.of(), new RecordingProgress(null), TIMEOUT);
+    ExecutableRunner.Finished finished =
+        runner.run(step("hello.sh"), Map.of(), new RecordingProgress(null), TIMEOUT);
 
     assertThat(finished.exitCode()).isZero();
     assertThat(finished.output()).contains("hello").contains("stderr: oops");
@@ -51,7 +52,8 @@ class ExecutableRunnerTest {
   void aProgramsExitCodeIsReported() {
     Scripts.write(root, "fail.sh", "echo 'cannot reach target' >&2; exit 3");
 
-    ExecutableRunner.Finished finished = runner.run(step("fail.sh"), Map.of(), new RecordingProgress(null), TIMEOUT);
+    ExecutableRunner.Finished finished =
+        runner.run(step("fail.sh"), Map.of(), new RecordingProgress(null), TIMEOUT);
 
     assertThat(finished.exitCode()).isEqualTo(3);
     assertThat(finished.output()).contains("cannot reach target");
@@ -59,11 +61,16 @@ class ExecutableRunnerTest {
 
   @Test
   void longOutputIsTruncatedToItsTail() {
-    Scripts.write(root, "chatty.sh", "i=0; while [ $i -lt 500 ]; do echo \"line $i\"; i=$((i+1)); done");
+    Scripts.write(
+        root, "chatty.sh", "i=0; while [ $i -lt 500 ]; do echo \"line $i\"; i=$((i+1)); done");
 
-    ExecutableRunner.Finished finished = runner.run(step("chatty.sh"), Map.of(), new RecordingProgress(null), TIMEOUT);
+    ExecutableRunner.Finished finished =
+        runner.run(step("chatty.sh"), Map.of(), new RecordingProgress(null), TIMEOUT);
 
-    assertThat(finished.output()).contains("characters of output truncated").contains("line 499").doesNotContain("line 0\n");
+    assertThat(finished.output())
+        .contains("characters of output truncated")
+        .contains("line 499")
+        .doesNotContain("line 0\n");
     assertThat(finished.output().length()).isLessThan(500);
   }
 
@@ -74,7 +81,9 @@ class ExecutableRunnerTest {
     ExecutableRunner.Finished finished =
         runner.run(
             new ExecutableStep("args.sh", List.of("$HOME", "a b", "; rm -rf /"), null, null),
-            Map.of(), new RecordingProgress(null), TIMEOUT);
+            Map.of(),
+            new RecordingProgress(null),
+            TIMEOUT);
 
     assertThat(finished.output()).isEqualTo("[$HOME]\n[a b]\n[; rm -rf /]");
   }
@@ -96,11 +105,20 @@ class ExecutableRunnerTest {
     Files.createDirectories(root.resolve("work"));
 
     ExecutableRunner.Finished inside =
-        runner.run(new ExecutableStep("pwd.sh", null, "work", null), Map.of(), new RecordingProgress(null), TIMEOUT);
+        runner.run(
+            new ExecutableStep("pwd.sh", null, "work", null),
+            Map.of(),
+            new RecordingProgress(null),
+            TIMEOUT);
     assertThat(inside.output()).isEqualTo(root.resolve("work").toRealPath().toString());
 
     assertConfigurationError(
-        () -> runner.run(new ExecutableStep("pwd.sh", null, "..", null), Map.of(), new RecordingProgress(null), TIMEOUT),
+        () ->
+            runner.run(
+                new ExecutableStep("pwd.sh", null, "..", null),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
         "leaves the executables root");
   }
 
@@ -123,13 +141,21 @@ class ExecutableRunnerTest {
         .doesNotContain("SECRET")
         .doesNotContain("hunter2");
     assertConfigurationError(
-        () -> runner.run(new ExecutableStep("env.sh", null, null, Map.of("SECRET", "x")), Map.of(), new RecordingProgress(null), TIMEOUT),
+        () ->
+            runner.run(
+                new ExecutableStep("env.sh", null, null, Map.of("SECRET", "x")),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
         "env sets [SECRET], not on the worker's allow-list");
   }
 
   @Test
   void progressAndCheckpointLinesBecomeHeartbeatsNotOutput() {
-    Scripts.write(root, "report.sh", "echo start; echo '::progress 2/5'; echo '::checkpoint row-17'; echo end");
+    Scripts.write(
+        root,
+        "report.sh",
+        "echo start; echo '::progress 2/5'; echo '::checkpoint row-17'; echo end");
     RecordingProgress progress = new RecordingProgress(null);
 
     ExecutableRunner.Finished finished = runner.run(step("report.sh"), Map.of(), progress, TIMEOUT);
@@ -144,16 +170,21 @@ class ExecutableRunnerTest {
   void aRetriedAttemptReceivesTheLastCheckpoint() {
     Scripts.write(root, "resume.sh", "echo \"resuming at ${JIMFLOW_CHECKPOINT:-start}\"");
 
-    assertThat(runner.run(step("resume.sh"), Map.of(), new RecordingProgress("row-17"), TIMEOUT).output())
+    assertThat(
+            runner
+                .run(step("resume.sh"), Map.of(), new RecordingProgress("row-17"), TIMEOUT)
+                .output())
         .isEqualTo("resuming at row-17");
-    assertThat(runner.run(step("resume.sh"), Map.of(), new RecordingProgress(null), TIMEOUT).output())
+    assertThat(
+            runner.run(step("resume.sh"), Map.of(), new RecordingProgress(null), TIMEOUT).output())
         .isEqualTo("resuming at start");
   }
 
   @Test
   void cancellingKillsTheWholeProcessTree() throws Exception {
     Path pids = dir.resolve("pids");
-    Scripts.write(root, "tree.sh", "sleep 120 & echo $! > " + pids + "; echo $$ >> " + pids + "; wait");
+    Scripts.write(
+        root, "tree.sh", "sleep 120 & echo $! > " + pids + "; echo $$ >> " + pids + "; wait");
     RecordingProgress progress = new RecordingProgress(null).cancelAfter(3);
 
     assertThatThrownBy(() -> runner.run(step("tree.sh"), Map.of(), progress, TIMEOUT))
@@ -165,12 +196,15 @@ class ExecutableRunnerTest {
   @Test
   void aProgramRunningPastTheTimeoutIsKilledWithItsChildren() throws Exception {
     Path pids = dir.resolve("pids");
-    Scripts.write(root, "hang.sh", "sleep 120 & echo $! > " + pids + "; echo $$ >> " + pids + "; wait");
+    Scripts.write(
+        root, "hang.sh", "sleep 120 & echo $! > " + pids + "; echo $$ >> " + pids + "; wait");
 
     ApplicationFailure failure =
         catchThrowableOfType(
             ApplicationFailure.class,
-            () -> runner.run(step("hang.sh"), Map.of(), new RecordingProgress(null), Duration.ofSeconds(2)));
+            () ->
+                runner.run(
+                    step("hang.sh"), Map.of(), new RecordingProgress(null), Duration.ofSeconds(2)));
 
     assertThat(failure.getType()).isEqualTo(StepFailures.EXECUTABLE_TIMED_OUT);
     assertThat(failure.getOriginalMessage()).contains("ran longer than PT2S and was killed");
@@ -194,7 +228,8 @@ class ExecutableRunnerTest {
   }
 
   private static void assertAllDead(Path pidFile) throws Exception {
-    List<Long> pids = Files.readAllLines(pidFile).stream().map(String::trim).map(Long::parseLong).toList();
+    List<Long> pids =
+        Files.readAllLines(pidFile).stream().map(String::trim).map(Long::parseLong).toList();
     assertThat(pids).hasSize(2);
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (pids.stream().anyMatch(ExecutableRunnerTest::alive) && System.nanoTime() < deadline) {

@@ -43,9 +43,12 @@ class ExecutableScheduleTest {
   @BeforeEach
   void startEnvironment() {
     env = TestWorkflowEnvironment.newInstance();
-    env.registerSearchAttribute(JimflowSearchAttributes.SCHEDULE_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(JimflowSearchAttributes.STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(JimflowSearchAttributes.STEP_GROUP.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
+    env.registerSearchAttribute(
+        JimflowSearchAttributes.SCHEDULE_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.registerSearchAttribute(
+        JimflowSearchAttributes.STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.registerSearchAttribute(
+        JimflowSearchAttributes.STEP_GROUP.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
   }
 
   @AfterEach
@@ -83,9 +86,15 @@ class ExecutableScheduleTest {
   void theShippedScriptsRunSequentialAndParallelGroupsWithAToleratedFailure() {
     startWorker(Scripts.shippedRoot());
     StepDefinition tolerated =
-        new StepDefinition(1, "fail on purpose", null,
+        new StepDefinition(
+            1,
+            "fail on purpose",
+            null,
             new ExecutableStep("fail.sh", List.of("4", "no target today"), null, null),
-            true, Duration.ofMinutes(1), new RetrySettings(1, null, null), null);
+            true,
+            Duration.ofMinutes(1),
+            new RetrySettings(1, null, null),
+            null);
 
     ExecutionResult result =
         run(
@@ -103,8 +112,12 @@ class ExecutableScheduleTest {
             org.assertj.core.groups.Tuple.tuple("count alongside", StepStatus.Complete),
             org.assertj.core.groups.Tuple.tuple("fail on purpose", StepStatus.FailedWithError),
             org.assertj.core.groups.Tuple.tuple("count last", StepStatus.Complete));
-    assertThat(result.steps().get(2).message()).contains("exited with code 4").contains("no target today");
-    assertThat(result.message()).contains("'fail on purpose' FailedWithError ('fail.sh' exited with code 4: stderr: no target today)");
+    assertThat(result.steps().get(2).message())
+        .contains("exited with code 4")
+        .contains("no target today");
+    assertThat(result.message())
+        .contains(
+            "'fail on purpose' FailedWithError ('fail.sh' exited with code 4: stderr: no target today)");
   }
 
   @Test
@@ -114,13 +127,16 @@ class ExecutableScheduleTest {
         root,
         "second-try.sh",
         "if [ \"$JIMFLOW_ATTEMPT\" = 1 ]; then echo 'first try fails' >&2; exit 1; fi\n"
-            + "while [ ! -e " + release + " ]; do sleep 0.1; done; echo 'second try done'");
+            + "while [ ! -e "
+            + release
+            + " ]; do sleep 0.1; done; echo 'second try done'");
     startWorker(root);
     ScheduleDefinition definition = definition(executableStep(0, "retried", "second-try.sh", 3));
     ScheduleExecutionWorkflow workflow = stub(definition);
     WorkflowClient.start(
         workflow::run,
-        new ScheduleExecutionInput(definition, new Initiator(InitiatorType.User, "u", "User"), TriggerKind.Manual, null));
+        new ScheduleExecutionInput(
+            definition, new Initiator(InitiatorType.User, "u", "User"), TriggerKind.Manual, null));
 
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     StepOutcome retried = workflow.progress().steps().get(0);
@@ -141,7 +157,8 @@ class ExecutableScheduleTest {
     Worker worker = env.newWorker(TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
     worker.registerActivitiesImplementations(
-        new StepActivitiesImpl(new UnconfiguredRunProfileExecutor(), new ExecutableRunner(executablesRoot, Set.of())));
+        new StepActivitiesImpl(
+            new UnconfiguredRunProfileExecutor(), new ExecutableRunner(executablesRoot, Set.of())));
     env.start();
   }
 
@@ -149,7 +166,10 @@ class ExecutableScheduleTest {
     return env.getWorkflowClient()
         .newWorkflowStub(
             ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.SCHEDULES).setWorkflowId(definition.id()).build());
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .setWorkflowId(definition.id())
+                .build());
   }
 
   private ExecutionResult run(ScheduleDefinition definition) {
@@ -160,12 +180,20 @@ class ExecutableScheduleTest {
   }
 
   private static ScheduleDefinition definition(StepDefinition... steps) {
-    return new ScheduleDefinition("scripts", "Scripts", null, true, null, null, null, null, List.of(steps));
+    return new ScheduleDefinition(
+        "scripts", "Scripts", null, true, null, null, null, null, List.of(steps));
   }
 
-  private static StepDefinition executableStep(int index, String name, String path, int attempts, String... args) {
+  private static StepDefinition executableStep(
+      int index, String name, String path, int attempts, String... args) {
     return new StepDefinition(
-        index, name, null, new ExecutableStep(path, List.of(args), null, null), null,
-        Duration.ofMinutes(1), new RetrySettings(attempts, Duration.ofSeconds(1), 2.0), Duration.ofSeconds(5));
+        index,
+        name,
+        null,
+        new ExecutableStep(path, List.of(args), null, null),
+        null,
+        Duration.ofMinutes(1),
+        new RetrySettings(attempts, Duration.ofSeconds(1), 2.0),
+        Duration.ofSeconds(5));
   }
 }

@@ -62,10 +62,13 @@ class StepActivitiesImplTest {
     assertThat(result.status()).isEqualTo(StepStatus.Complete);
     assertThat(result.message()).contains("counting from 3 to 5").contains("counted to 5");
     assertThat(result.stats()).containsEntry("processed", 5L).containsEntry("total", 5L);
-    assertThat(heartbeats).last().satisfies(h -> {
-      assertThat(h.checkpoint()).isEqualTo("5");
-      assertThat(h.processed()).isEqualTo(5);
-    });
+    assertThat(heartbeats)
+        .last()
+        .satisfies(
+            h -> {
+              assertThat(h.checkpoint()).isEqualTo("5");
+              assertThat(h.processed()).isEqualTo(5);
+            });
   }
 
   @Test
@@ -73,12 +76,16 @@ class StepActivitiesImplTest {
     register(Scripts.shippedRoot());
 
     ActivityFailure failure =
-        catchThrowableOfType(ActivityFailure.class, () -> activities().runStep(executable("fail.sh", "3", "export refused")));
+        catchThrowableOfType(
+            ActivityFailure.class,
+            () -> activities().runStep(executable("fail.sh", "3", "export refused")));
 
     ApplicationFailure cause = (ApplicationFailure) failure.getCause();
     assertThat(cause.getType()).isEqualTo(StepFailures.EXECUTABLE_FAILED);
     assertThat(cause.isNonRetryable()).isFalse();
-    assertThat(cause.getOriginalMessage()).contains("'fail.sh' exited with code 3").contains("export refused");
+    assertThat(cause.getOriginalMessage())
+        .contains("'fail.sh' exited with code 3")
+        .contains("export refused");
     assertThat(cause.getDetails().get(StepFailureDetails.class).attempt()).isEqualTo(1);
   }
 
@@ -89,7 +96,9 @@ class StepActivitiesImplTest {
 
     CompletableFuture<Throwable> outcome =
         CompletableFuture.supplyAsync(
-            () -> catchThrowableOfType(RuntimeException.class, () -> activities().runStep(executable("forever.sh"))));
+            () ->
+                catchThrowableOfType(
+                    RuntimeException.class, () -> activities().runStep(executable("forever.sh"))));
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (heartbeats.isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(50);
@@ -108,14 +117,19 @@ class StepActivitiesImplTest {
   @Test
   void aRunProfileStepWithoutADataPlaneIsANonRetryableConfigurationError() {
     env.registerActivitiesImplementations(
-        new StepActivitiesImpl(new UnconfiguredRunProfileExecutor(), new ExecutableRunner(root, Set.of())));
+        new StepActivitiesImpl(
+            new UnconfiguredRunProfileExecutor(), new ExecutableRunner(root, Set.of())));
 
-    ActivityFailure failure = catchThrowableOfType(ActivityFailure.class, () -> activities().runStep(runProfile("HR", "Full Import")));
+    ActivityFailure failure =
+        catchThrowableOfType(
+            ActivityFailure.class, () -> activities().runStep(runProfile("HR", "Full Import")));
 
     ApplicationFailure cause = (ApplicationFailure) failure.getCause();
     assertThat(cause.getType()).isEqualTo(StepFailures.CONFIGURATION_ERROR);
     assertThat(cause.isNonRetryable()).isTrue();
-    assertThat(cause.getOriginalMessage()).contains("connected system 'HR'").contains("Full Import");
+    assertThat(cause.getOriginalMessage())
+        .contains("connected system 'HR'")
+        .contains("Full Import");
   }
 
   @Test
@@ -125,12 +139,15 @@ class StepActivitiesImplTest {
 
     StepRunResult result = activities().runStep(runProfile("HR", "Delta Import"));
 
-    assertThat(runProfiles.runs).singleElement().satisfies(run -> {
-      assertThat(run.connectedSystem()).isEqualTo("HR");
-      assertThat(run.runProfile()).isEqualTo("Delta Import");
-      assertThat(run.executionId()).isEqualTo("exec-1");
-      assertThat(run.stepName()).isEqualTo("step");
-    });
+    assertThat(runProfiles.runs)
+        .singleElement()
+        .satisfies(
+            run -> {
+              assertThat(run.connectedSystem()).isEqualTo("HR");
+              assertThat(run.runProfile()).isEqualTo("Delta Import");
+              assertThat(run.executionId()).isEqualTo("exec-1");
+              assertThat(run.stepName()).isEqualTo("step");
+            });
     assertThat(runProfiles.resumedFrom).containsExactly("page-2");
     assertThat(result.status()).isEqualTo(StepStatus.CompleteWithWarning);
     assertThat(result.runRecordId()).isEqualTo("rr-1");
@@ -144,7 +161,9 @@ class StepActivitiesImplTest {
     runProfiles.failWith = new IllegalStateException("connector crashed");
     register(root);
 
-    ActivityFailure failure = catchThrowableOfType(ActivityFailure.class, () -> activities().runStep(runProfile("HR", "Full Import")));
+    ActivityFailure failure =
+        catchThrowableOfType(
+            ActivityFailure.class, () -> activities().runStep(runProfile("HR", "Full Import")));
 
     ApplicationFailure cause = (ApplicationFailure) failure.getCause();
     assertThat(cause.getType()).isEqualTo(StepFailures.STEP_FAILED);
@@ -160,12 +179,15 @@ class StepActivitiesImplTest {
 
     activities().abandonStep(new AbandonStepRequest(request, 2, StepStatus.Cancelled, "cancelled"));
 
-    assertThat(runProfiles.abandoned).singleElement().satisfies(a -> {
-      assertThat(a.run().connectedSystem()).isEqualTo("AD");
-      assertThat(a.run().attempt()).isEqualTo(2);
-      assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
-      assertThat(a.reason()).isEqualTo("cancelled");
-    });
+    assertThat(runProfiles.abandoned)
+        .singleElement()
+        .satisfies(
+            a -> {
+              assertThat(a.run().connectedSystem()).isEqualTo("AD");
+              assertThat(a.run().attempt()).isEqualTo(2);
+              assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
+              assertThat(a.reason()).isEqualTo("cancelled");
+            });
   }
 
   private void register(Path executablesRoot) {
@@ -183,15 +205,27 @@ class StepActivitiesImplTest {
   }
 
   private static StepRunRequest executable(String path, String... args) {
-    return request(new StepDefinition(0, "step", null, new ExecutableStep(path, List.of(args), null, null), null, null, null, null));
+    return request(
+        new StepDefinition(
+            0,
+            "step",
+            null,
+            new ExecutableStep(path, List.of(args), null, null),
+            null,
+            null,
+            null,
+            null));
   }
 
   private static StepRunRequest runProfile(String system, String profile) {
-    return request(new StepDefinition(0, "step", new RunProfileStep(system, profile), null, null, null, null, null));
+    return request(
+        new StepDefinition(
+            0, "step", new RunProfileStep(system, profile), null, null, null, null, null));
   }
 
   private static StepRunRequest request(StepDefinition step) {
-    return new StepRunRequest(0, "exec-1", "nightly", new Initiator(InitiatorType.User, "u", "User"), step);
+    return new StepRunRequest(
+        0, "exec-1", "nightly", new Initiator(InitiatorType.User, "u", "User"), step);
   }
 
   /** Imports in pages of 100, resuming after the page a lost attempt checkpointed. */
@@ -212,7 +246,8 @@ class StepActivitiesImplTest {
       for (int page = Integer.parseInt(checkpoint.substring(5)) + 1; page <= 4; page++) {
         progress.report(page * 100L, 400, "page-" + page);
       }
-      return new RunProfileOutcome(StepStatus.CompleteWithWarning, "7 added", Map.of("added", 7L), "rr-1");
+      return new RunProfileOutcome(
+          StepStatus.CompleteWithWarning, "7 added", Map.of("added", 7L), "rr-1");
     }
 
     @Override

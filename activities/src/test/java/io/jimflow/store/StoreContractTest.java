@@ -1,13 +1,12 @@
 package io.jimflow.store;
 
-import io.jimflow.sync.ExportChange;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jimflow.store.ConnectorSpace.CsoUpdate;
 import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.PendingExports.NewPendingExport;
+import io.jimflow.sync.ExportChange;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,8 +31,16 @@ abstract class StoreContractTest {
 
   NewRunRecord newRun() {
     return new NewRunRecord(
-        "hr", "full-import", RunType.FullImport, "Schedule", "nightly", "Nightly HR Sync",
-        "exec-1", "nightly", 0, "HR full import");
+        "hr",
+        "full-import",
+        RunType.FullImport,
+        "Schedule",
+        "nightly",
+        "Nightly HR Sync",
+        "exec-1",
+        "nightly",
+        0,
+        "HR full import");
   }
 
   @Test
@@ -42,81 +49,144 @@ abstract class StoreContractTest {
     RunTotals totals = new RunTotals();
     totals.add(Total.ADDED, 3);
     totals.increment(Total.ERRORS);
-    store().inTransaction(c -> {
-      runRecords.saveProgress(c, id, totals, 4, 4, "row:4");
-      return null;
-    });
+    store()
+        .inTransaction(
+            c -> {
+              runRecords.saveProgress(c, id, totals, 4, 4, "row:4");
+              return null;
+            });
 
     RunRecord open =
-        store().inTransaction(c -> runRecords.findInProgress(c, "exec-1", 0, "hr", "full-import"))
+        store()
+            .inTransaction(c -> runRecords.findInProgress(c, "exec-1", 0, "hr", "full-import"))
             .orElseThrow();
     assertThat(open.checkpoint()).isEqualTo("row:4");
     assertThat(open.totals().get(Total.ADDED)).isEqualTo(3);
     assertThat(open.objectsProcessed()).isEqualTo(4);
 
     boolean first =
-        store().inTransaction(
-            c -> runRecords.finish(c, id, RunStatus.CompleteWithWarning, "1 row had errors", totals, 4L, 4L));
+        store()
+            .inTransaction(
+                c ->
+                    runRecords.finish(
+                        c, id, RunStatus.CompleteWithWarning, "1 row had errors", totals, 4L, 4L));
     boolean second =
-        store().inTransaction(c -> runRecords.finish(c, id, RunStatus.Cancelled, "late", null, null, null));
+        store()
+            .inTransaction(
+                c -> runRecords.finish(c, id, RunStatus.Cancelled, "late", null, null, null));
 
     RunRecord ended = store().inTransaction(c -> runRecords.find(c, id)).orElseThrow();
     assertThat(first).isTrue();
     assertThat(second).isFalse();
     assertThat(ended.status()).isEqualTo(RunStatus.CompleteWithWarning);
     assertThat(ended.endedAt()).isEqualTo(CLOCK.instant());
-    var stillOpen = store().inTransaction(c -> runRecords.findInProgress(c, "exec-1", 0, "hr", "full-import"));
+    var stillOpen =
+        store().inTransaction(c -> runRecords.findInProgress(c, "exec-1", 0, "hr", "full-import"));
     assertThat(stillOpen).isEmpty();
   }
 
   @Test
   void runItemsAreListedErrorsFirstAndASequenceCannotBeWrittenTwice() {
     String id = store().inTransaction(c -> runRecords.create(c, newRun()));
-    store().inTransaction(c -> {
-      runRecords.addItems(c, id, 0, List.of(
-          RunItem.change("E1", null, null, ChangeType.Added),
-          RunItem.error("line 3", null, ChangeType.Added, "MissingAnchor", "no employeeId")));
-      return null;
-    });
+    store()
+        .inTransaction(
+            c -> {
+              runRecords.addItems(
+                  c,
+                  id,
+                  0,
+                  List.of(
+                      RunItem.change("E1", null, null, ChangeType.Added),
+                      RunItem.error(
+                          "line 3", null, ChangeType.Added, "MissingAnchor", "no employeeId")));
+              return null;
+            });
 
     var items = store().inTransaction(c -> runRecords.items(c, id, false, true, 10));
     assertThat(items).extracting(i -> i.item().objectRef()).containsExactly("line 3", "E1");
     var errors = store().inTransaction(c -> runRecords.items(c, id, true, false, 10));
     assertThat(errors).hasSize(1);
-    assertThatThrownBy(() -> store().inTransaction(c -> {
-      runRecords.addItems(c, id, 1, List.of(RunItem.change("E2", null, null, ChangeType.Added)));
-      return null;
-    })).isInstanceOf(StoreException.class);
+    assertThatThrownBy(
+            () ->
+                store()
+                    .inTransaction(
+                        c -> {
+                          runRecords.addItems(
+                              c,
+                              id,
+                              1,
+                              List.of(RunItem.change("E2", null, null, ChangeType.Added)));
+                          return null;
+                        }))
+        .isInstanceOf(StoreException.class);
     long count = store().inTransaction(c -> runRecords.countItems(c, id));
     assertThat(count).isEqualTo(2);
   }
 
   @Test
   void csosAreFoundByAnchorUpdatedAndThoseAnImportDidNotSeeAreFound() {
-    Map<String, Long> ids = store().inTransaction(c -> connectorSpace.insert(c, List.of(
-        new NewCso("hr", "person", "E1", "{\"name\":\"Ada\"}", "h1", CsoState.Normal, null, null, true, "run-1"),
-        new NewCso("hr", "person", "E2", "{\"name\":\"Bob\"}", "h2", CsoState.Normal, null, null, true, "run-1"))));
+    Map<String, Long> ids =
+        store()
+            .inTransaction(
+                c ->
+                    connectorSpace.insert(
+                        c,
+                        List.of(
+                            new NewCso(
+                                "hr",
+                                "person",
+                                "E1",
+                                "{\"name\":\"Ada\"}",
+                                "h1",
+                                CsoState.Normal,
+                                null,
+                                null,
+                                true,
+                                "run-1"),
+                            new NewCso(
+                                "hr",
+                                "person",
+                                "E2",
+                                "{\"name\":\"Bob\"}",
+                                "h2",
+                                CsoState.Normal,
+                                null,
+                                null,
+                                true,
+                                "run-1"))));
     assertThat(ids).containsOnlyKeys("E1", "E2");
 
-    store().inTransaction(c -> {
-      connectorSpace.update(c, List.of(new CsoUpdate(ids.get("E1"), "{\"name\":\"Ada L\"}", "h1b", CsoState.Normal, "run-2")));
-      connectorSpace.clearSyncPending(c, List.of(ids.get("E2")));
-      return null;
-    });
+    store()
+        .inTransaction(
+            c -> {
+              connectorSpace.update(
+                  c,
+                  List.of(
+                      new CsoUpdate(
+                          ids.get("E1"), "{\"name\":\"Ada L\"}", "h1b", CsoState.Normal, "run-2")));
+              connectorSpace.clearSyncPending(c, List.of(ids.get("E2")));
+              return null;
+            });
 
-    Map<String, CsoRow> found = store().inTransaction(c -> connectorSpace.findByAnchors(c, "hr", "person", List.of("E1", "E2", "E3")));
+    Map<String, CsoRow> found =
+        store()
+            .inTransaction(
+                c -> connectorSpace.findByAnchors(c, "hr", "person", List.of("E1", "E2", "E3")));
     assertThat(found.get("E1").attributes()).containsEntry("name", "Ada L");
     assertThat(found.get("E1").contentHash()).isEqualTo("h1b");
     assertThat(found.get("E2").syncPending()).isFalse();
-    List<CsoRow> notSeen = store().inTransaction(c -> connectorSpace.findNotSeen(c, "hr", "run-2", 0, 10));
-    List<CsoRow> pending = store().inTransaction(c -> connectorSpace.pageForSync(c, "hr", 0, 10, true));
+    List<CsoRow> notSeen =
+        store().inTransaction(c -> connectorSpace.findNotSeen(c, "hr", "run-2", 0, 10));
+    List<CsoRow> pending =
+        store().inTransaction(c -> connectorSpace.pageForSync(c, "hr", 0, 10, true));
     assertThat(notSeen).extracting(CsoRow::anchor).containsExactly("E2");
     assertThat(pending).extracting(CsoRow::anchor).containsExactly("E1");
   }
 
   @Test
   void aDuplicateAnchorInOneSystemIsRejected() {
-    NewCso cso = new NewCso("hr", "person", "E1", "{}", "h", CsoState.Normal, null, null, true, "r");
+    NewCso cso =
+        new NewCso("hr", "person", "E1", "{}", "h", CsoState.Normal, null, null, true, "r");
     store().inTransaction(c -> connectorSpace.insert(c, List.of(cso)));
     assertThatThrownBy(() -> store().inTransaction(c -> connectorSpace.insert(c, List.of(cso))))
         .isInstanceOf(StoreException.class);
@@ -125,69 +195,135 @@ abstract class StoreContractTest {
   @Test
   void mvosAreFoundByTheirJoinKeyAndDueDeletionsByDate() {
     MvoRow ada = new MvoRow("m-1", "person", Map.of("employeeId", "E1", "name", "Ada"), null);
-    MvoRow bob = new MvoRow("m-2", "person", Map.of("employeeId", "E2"), CLOCK.instant().minus(Duration.ofDays(1)));
-    store().inTransaction(c -> {
-      metaverse.insert(c, List.of(ada, bob));
-      return null;
-    });
-    Map<String, List<String>> byKey = store().inTransaction(c -> metaverse.findByKey(c, "person", "employeeId", List.of("E1", "E9")));
+    MvoRow bob =
+        new MvoRow(
+            "m-2", "person", Map.of("employeeId", "E2"), CLOCK.instant().minus(Duration.ofDays(1)));
+    store()
+        .inTransaction(
+            c -> {
+              metaverse.insert(c, List.of(ada, bob));
+              return null;
+            });
+    Map<String, List<String>> byKey =
+        store()
+            .inTransaction(
+                c -> metaverse.findByKey(c, "person", "employeeId", List.of("E1", "E9")));
     assertThat(byKey).containsOnly(Map.entry("E1", List.of("m-1")));
 
-    store().inTransaction(c -> {
-      metaverse.update(c, List.of(new MvoRow("m-1", "person", Map.of("employeeId", "E7"), null)));
-      return null;
-    });
-    Map<String, List<String>> afterUpdate = store().inTransaction(c -> metaverse.findByKey(c, "person", "employeeId", List.of("E1", "E7")));
-    List<MvoRow> due = store().inTransaction(c -> metaverse.findDueForDeletion(c, CLOCK.instant(), 10));
+    store()
+        .inTransaction(
+            c -> {
+              metaverse.update(
+                  c, List.of(new MvoRow("m-1", "person", Map.of("employeeId", "E7"), null)));
+              return null;
+            });
+    Map<String, List<String>> afterUpdate =
+        store()
+            .inTransaction(
+                c -> metaverse.findByKey(c, "person", "employeeId", List.of("E1", "E7")));
+    List<MvoRow> due =
+        store().inTransaction(c -> metaverse.findDueForDeletion(c, CLOCK.instant(), 10));
     assertThat(afterUpdate).containsOnly(Map.entry("E7", List.of("m-1")));
     assertThat(due).extracting(MvoRow::id).containsExactly("m-2");
   }
 
   @Test
   void pendingExportsMoveFromPendingToExportedToConfirmed() {
-    Map<String, Long> ids = store().inTransaction(c -> connectorSpace.insert(c, List.of(
-        new NewCso("directory", "user", "E1", "{}", "", CsoState.PendingProvisioning, null, null, false, null))));
+    Map<String, Long> ids =
+        store()
+            .inTransaction(
+                c ->
+                    connectorSpace.insert(
+                        c,
+                        List.of(
+                            new NewCso(
+                                "directory",
+                                "user",
+                                "E1",
+                                "{}",
+                                "",
+                                CsoState.PendingProvisioning,
+                                null,
+                                null,
+                                false,
+                                null))));
     long csoId = ids.get("E1");
-    store().inTransaction(c -> {
-      pendingExports.insert(c, List.of(new NewPendingExport("directory", csoId, null, ExportChange.Create,
-          Map.of("employeeId", "E1", "mail", "ada@example.org"), false, "run-1")));
-      return null;
-    });
-    List<PendingExportRow> pending = store().inTransaction(c -> pendingExports.findByStatus(c, "directory", ExportStatus.Pending));
-    assertThat(pending).singleElement().satisfies(p -> {
-      assertThat(p.anchor()).isEqualTo("E1");
-      assertThat(p.attributes()).containsEntry("mail", "ada@example.org");
-    });
+    store()
+        .inTransaction(
+            c -> {
+              pendingExports.insert(
+                  c,
+                  List.of(
+                      new NewPendingExport(
+                          "directory",
+                          csoId,
+                          null,
+                          ExportChange.Create,
+                          Map.of("employeeId", "E1", "mail", "ada@example.org"),
+                          false,
+                          "run-1")));
+              return null;
+            });
+    List<PendingExportRow> pending =
+        store()
+            .inTransaction(c -> pendingExports.findByStatus(c, "directory", ExportStatus.Pending));
+    assertThat(pending)
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.anchor()).isEqualTo("E1");
+              assertThat(p.attributes()).containsEntry("mail", "ada@example.org");
+            });
 
-    store().inTransaction(c -> {
-      pendingExports.markExported(c, List.of(pending.get(0).id()));
-      return null;
-    });
-    Map<Long, List<PendingExportRow>> open = store().inTransaction(c -> pendingExports.findOpenByCso(c, List.of(csoId)));
-    assertThat(open.get(csoId)).singleElement().extracting(PendingExportRow::status).isEqualTo(ExportStatus.Exported);
+    store()
+        .inTransaction(
+            c -> {
+              pendingExports.markExported(c, List.of(pending.get(0).id()));
+              return null;
+            });
+    Map<Long, List<PendingExportRow>> open =
+        store().inTransaction(c -> pendingExports.findOpenByCso(c, List.of(csoId)));
+    assertThat(open.get(csoId))
+        .singleElement()
+        .extracting(PendingExportRow::status)
+        .isEqualTo(ExportStatus.Exported);
 
-    store().inTransaction(c -> {
-      pendingExports.markConfirmed(c, List.of(pending.get(0).id()));
-      return null;
-    });
+    store()
+        .inTransaction(
+            c -> {
+              pendingExports.markConfirmed(c, List.of(pending.get(0).id()));
+              return null;
+            });
     long stillOpen = store().inTransaction(c -> pendingExports.countOpen(c, "directory"));
     assertThat(stillOpen).isZero();
   }
 
   @Test
   void changeHistoryIsKeptUntilItsRetentionEnds() {
-    store().inTransaction(c -> {
-      history.recordCsoChanges(c, "run-1", List.of(new ChangeHistory.CsoChange(7, "hr", "E1", ChangeType.Added, Map.of("a", "1"))));
-      history.recordMvoChanges(c, "run-2", List.of(new ChangeHistory.MvoChange("m-1", ChangeType.Projected, Map.of("a", "1"))));
-      return null;
-    });
+    store()
+        .inTransaction(
+            c -> {
+              history.recordCsoChanges(
+                  c,
+                  "run-1",
+                  List.of(
+                      new ChangeHistory.CsoChange(
+                          7, "hr", "E1", ChangeType.Added, Map.of("a", "1"))));
+              history.recordMvoChanges(
+                  c,
+                  "run-2",
+                  List.of(
+                      new ChangeHistory.MvoChange("m-1", ChangeType.Projected, Map.of("a", "1"))));
+              return null;
+            });
     List<ChangeType> csoChanges = store().inTransaction(c -> history.csoChanges(c, 7));
     List<ChangeType> mvoChanges = store().inTransaction(c -> history.mvoChanges(c, "m-1"));
     assertThat(csoChanges).containsExactly(ChangeType.Added);
     assertThat(mvoChanges).containsExactly(ChangeType.Projected);
 
     int notYet = store().inTransaction(c -> history.deleteOlderThan(c, CLOCK.instant()));
-    int expired = store().inTransaction(c -> history.deleteOlderThan(c, CLOCK.instant().plusSeconds(1)));
+    int expired =
+        store().inTransaction(c -> history.deleteOlderThan(c, CLOCK.instant().plusSeconds(1)));
     assertThat(notYet).isZero();
     assertThat(expired).isEqualTo(2);
   }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Assumptions;
  * <p>PostgreSQL: {@code JIMFLOW_TEST_POSTGRES_URL} (default {@code
  * jdbc:postgresql://localhost:5432/jimflow_test}), {@code JIMFLOW_TEST_POSTGRES_USER} and {@code
  * _PASSWORD} (default jimflow/jimflow); {@code scripts/start-test-postgres.sh} sets one up. When
- * none is reachable the PostgreSQL tests are skipped, except under {@code CI=true}, where they fail.
+ * none is reachable the PostgreSQL tests are skipped, except under {@code CI=true}, where they
+ * fail.
  */
 public final class TestStores {
 
@@ -23,8 +24,7 @@ public final class TestStores {
 
   public static Store h2() {
     return Store.open(
-        new StoreSettings(
-            "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "", 4));
+        new StoreSettings("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "", 4));
   }
 
   /** A store in a new schema of the test PostgreSQL; drop it with {@link #dropSchema}. */
@@ -51,7 +51,8 @@ public final class TestStores {
     }
     String separator = url.contains("?") ? "&" : "?";
     Store store =
-        Store.open(new StoreSettings(url + separator + "currentSchema=" + schema, user, password, 4));
+        Store.open(
+            new StoreSettings(url + separator + "currentSchema=" + schema, user, password, 4));
     return new PostgresStore(store, url, user, password, schema);
   }
 

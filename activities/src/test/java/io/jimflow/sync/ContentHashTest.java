@@ -17,6 +17,7 @@ class ContentHashTest {
     b.put("y", "2");
     b.put("x", "1");
     assertThat(ContentHash.of(a)).isEqualTo(ContentHash.of(b));
-    assertThat(ContentHash.of(attributes("x", "12", "y", ""))).isNotEqualTo(ContentHash.of(attributes("x", "1", "y", "2")));
+    assertThat(ContentHash.of(attributes("x", "12", "y", "")))
+        .isNotEqualTo(ContentHash.of(attributes("x", "1", "y", "2")));
   }
 }

@@ -50,7 +50,8 @@ class SyncEngineTest {
       new DeletionRule("person", Duration.ofDays(7), Set.of("hr"));
 
   final SyncEngine engine =
-      new SyncEngine(new SyncRules(List.of(HR_PEOPLE), List.of(DIRECTORY_USERS), List.of(PERSON_DELETION)));
+      new SyncEngine(
+          new SyncRules(List.of(HR_PEOPLE), List.of(DIRECTORY_USERS), List.of(PERSON_DELETION)));
 
   static CsoFacts hrPerson(String... keyValues) {
     return new CsoFacts("hr", "person", attributes(keyValues), false);
@@ -96,23 +97,29 @@ class SyncEngineTest {
   class Scoping {
     @Test
     void aRuleAppliesOnlyToObjectsMatchingAllItsConditions() {
-      assertThat(engine.inboundRuleInScope(hrPerson("employeeId", "E1", "status", "Active"))).contains(HR_PEOPLE);
-      assertThat(engine.inboundRuleInScope(hrPerson("employeeId", "E1", "status", "Terminated"))).isEmpty();
+      assertThat(engine.inboundRuleInScope(hrPerson("employeeId", "E1", "status", "Active")))
+          .contains(HR_PEOPLE);
+      assertThat(engine.inboundRuleInScope(hrPerson("employeeId", "E1", "status", "Terminated")))
+          .isEmpty();
     }
 
     @Test
     void conditionsTreatEmptyValuesAsAbsent() {
-      assertThat(new Condition("mail", Operator.PRESENT, null).matches(attributes("mail", ""))).isFalse();
+      assertThat(new Condition("mail", Operator.PRESENT, null).matches(attributes("mail", "")))
+          .isFalse();
       assertThat(new Condition("mail", Operator.ABSENT, null).matches(attributes())).isTrue();
-      assertThat(new Condition("id", Operator.STARTS_WITH, "E").matches(attributes("id", "E17"))).isTrue();
-      assertThat(new Condition("id", Operator.EQUALS, "E1").matches(attributes("id", "E17"))).isFalse();
+      assertThat(new Condition("id", Operator.STARTS_WITH, "E").matches(attributes("id", "E17")))
+          .isTrue();
+      assertThat(new Condition("id", Operator.EQUALS, "E1").matches(attributes("id", "E17")))
+          .isFalse();
     }
 
     @Test
     void aJoinedObjectLeavingTheScopeIsDisconnectedOutOfScope() {
       MvoState mvo = person("m1", "employeeId", "E1");
       InboundDecision decision =
-          engine.decideInbound(hrPerson("employeeId", "E1", "status", "Terminated"), mvo, new Index());
+          engine.decideInbound(
+              hrPerson("employeeId", "E1", "status", "Terminated"), mvo, new Index());
       assertThat(decision.kind()).isEqualTo(Kind.DISCONNECT_OUT_OF_SCOPE);
       assertThat(decision.mvoId()).isEqualTo("m1");
     }
@@ -120,14 +127,16 @@ class SyncEngineTest {
     @Test
     void anUnjoinedObjectOutOfScopeIsLeftAlone() {
       InboundDecision decision =
-          engine.decideInbound(hrPerson("employeeId", "E1", "status", "Terminated"), null, new Index());
+          engine.decideInbound(
+              hrPerson("employeeId", "E1", "status", "Terminated"), null, new Index());
       assertThat(decision.kind()).isEqualTo(Kind.NONE);
     }
 
     @Test
     void aJoinedObjectOfASystemWithoutInboundRulesStaysJoined() {
       CsoFacts target = new CsoFacts("directory", "user", attributes("employeeId", "E1"), false);
-      assertThat(engine.decideInbound(target, person("m1"), new Index()).kind()).isEqualTo(Kind.NONE);
+      assertThat(engine.decideInbound(target, person("m1"), new Index()).kind())
+          .isEqualTo(Kind.NONE);
     }
   }
 
@@ -136,7 +145,10 @@ class SyncEngineTest {
     @Test
     void anObjectInScopeThatJoinsNothingIsProjectedWithItsFlowedAttributes() {
       InboundDecision decision =
-          engine.decideInbound(hrPerson("employeeId", "E1", "firstName", "Ada", "department", ""), null, new Index());
+          engine.decideInbound(
+              hrPerson("employeeId", "E1", "firstName", "Ada", "department", ""),
+              null,
+              new Index());
       assertThat(decision.kind()).isEqualTo(Kind.PROJECT);
       assertThat(decision.mvoAttributeChanges())
           .containsExactlyInAnyOrderEntriesOf(Map.of("employeeId", "E1", "givenName", "Ada"));
@@ -146,7 +158,8 @@ class SyncEngineTest {
     void anObjectJoinsTheMvoWhoseAttributeMatchesAndFlowsWhatDiffers() {
       Index index = new Index().with(person("m1", "employeeId", "E1", "givenName", "Ada"));
       InboundDecision decision =
-          engine.decideInbound(hrPerson("employeeId", "E1", "firstName", "Ada", "department", "R&D"), null, index);
+          engine.decideInbound(
+              hrPerson("employeeId", "E1", "firstName", "Ada", "department", "R&D"), null, index);
       assertThat(decision.kind()).isEqualTo(Kind.JOIN);
       assertThat(decision.mvoId()).isEqualTo("m1");
       assertThat(decision.mvoAttributeChanges()).containsExactly(Map.entry("department", "R&D"));
@@ -154,7 +167,8 @@ class SyncEngineTest {
 
     @Test
     void twoMatchingMvosMakeTheJoinAmbiguous() {
-      Index index = new Index().with(person("m1", "employeeId", "E1")).with(person("m2", "employeeId", "E1"));
+      Index index =
+          new Index().with(person("m1", "employeeId", "E1")).with(person("m2", "employeeId", "E1"));
       InboundDecision decision = engine.decideInbound(hrPerson("employeeId", "E1"), null, index);
       assertThat(decision.kind()).isEqualTo(Kind.ERROR);
       assertThat(decision.errorType()).isEqualTo("AmbiguousJoin");
@@ -170,11 +184,20 @@ class SyncEngineTest {
     @Test
     void withoutProjectionAnUnmatchedObjectStaysUnjoined() {
       InboundRule joinOnly =
-          new InboundRule("j", "badges", "badge", List.of(), "person", false,
-              List.of(new JoinPair("owner", "employeeId")), List.of());
-      SyncEngine joinOnlyEngine = new SyncEngine(new SyncRules(List.of(joinOnly), List.of(), List.of()));
+          new InboundRule(
+              "j",
+              "badges",
+              "badge",
+              List.of(),
+              "person",
+              false,
+              List.of(new JoinPair("owner", "employeeId")),
+              List.of());
+      SyncEngine joinOnlyEngine =
+          new SyncEngine(new SyncRules(List.of(joinOnly), List.of(), List.of()));
       CsoFacts badge = new CsoFacts("badges", "badge", attributes("owner", "E9"), false);
-      assertThat(joinOnlyEngine.decideInbound(badge, null, new Index()).kind()).isEqualTo(Kind.NONE);
+      assertThat(joinOnlyEngine.decideInbound(badge, null, new Index()).kind())
+          .isEqualTo(Kind.NONE);
     }
   }
 
@@ -184,7 +207,10 @@ class SyncEngineTest {
     void aJoinedObjectFlowsOnlyChangedValuesAndRemovesEmptiedOnes() {
       MvoState mvo = person("m1", "employeeId", "E1", "givenName", "Ada", "department", "R&D");
       InboundDecision decision =
-          engine.decideInbound(hrPerson("employeeId", "E1", "firstName", "Adah", "department", ""), mvo, new Index());
+          engine.decideInbound(
+              hrPerson("employeeId", "E1", "firstName", "Adah", "department", ""),
+              mvo,
+              new Index());
       assertThat(decision.kind()).isEqualTo(Kind.FLOW);
       Map<String, String> expected = new HashMap<>();
       expected.put("givenName", "Adah");
@@ -195,7 +221,8 @@ class SyncEngineTest {
     @Test
     void aJoinedObjectWithNothingNewChangesNothing() {
       MvoState mvo = person("m1", "employeeId", "E1", "givenName", "Ada");
-      InboundDecision decision = engine.decideInbound(hrPerson("employeeId", "E1", "firstName", "Ada"), mvo, new Index());
+      InboundDecision decision =
+          engine.decideInbound(hrPerson("employeeId", "E1", "firstName", "Ada"), mvo, new Index());
       assertThat(decision.kind()).isEqualTo(Kind.NONE);
     }
   }
@@ -205,7 +232,10 @@ class SyncEngineTest {
     @Test
     void anMvoInScopeWithoutATargetObjectIsProvisionedUnderItsAnchor() {
       OutboundDecision decision =
-          SyncEngine.decideOutbound(DIRECTORY_USERS, person("m1", "employeeId", "E1", "givenName", "Ada", "department", "R&D"), null);
+          SyncEngine.decideOutbound(
+              DIRECTORY_USERS,
+              person("m1", "employeeId", "E1", "givenName", "Ada", "department", "R&D"),
+              null);
       assertThat(decision.kind()).isEqualTo(OutboundDecision.Kind.PROVISION);
       assertThat(decision.anchor()).isEqualTo("E1");
       assertThat(decision.attributes()).containsEntry("givenName", "Ada");
@@ -213,13 +243,16 @@ class SyncEngineTest {
 
     @Test
     void anMvoWithoutAnAnchorValueCannotBeProvisioned() {
-      OutboundDecision decision = SyncEngine.decideOutbound(DIRECTORY_USERS, person("m1", "department", "R&D"), null);
+      OutboundDecision decision =
+          SyncEngine.decideOutbound(DIRECTORY_USERS, person("m1", "department", "R&D"), null);
       assertThat(decision.errorType()).isEqualTo("MissingAnchor");
     }
 
     @Test
     void anMvoOutOfTheRulesScopeIsNotProvisioned() {
-      assertThat(SyncEngine.decideOutbound(DIRECTORY_USERS, person("m1", "employeeId", "E1"), null).kind())
+      assertThat(
+              SyncEngine.decideOutbound(DIRECTORY_USERS, person("m1", "employeeId", "E1"), null)
+                  .kind())
           .isEqualTo(OutboundDecision.Kind.NONE);
     }
 
@@ -227,8 +260,10 @@ class SyncEngineTest {
     void onlyValuesThatNeitherTheTargetNorAnUnconfirmedExportHoldAreExported() {
       MvoState mvo = person("m1", "employeeId", "E1", "givenName", "Ada", "department", "Sales");
       TargetFacts target =
-          new TargetFacts(attributes("employeeId", "E1", "givenName", "Ad", "department", "R&D"),
-              attributes("givenName", "Ada"), false);
+          new TargetFacts(
+              attributes("employeeId", "E1", "givenName", "Ad", "department", "R&D"),
+              attributes("givenName", "Ada"),
+              false);
       OutboundDecision decision = SyncEngine.decideOutbound(DIRECTORY_USERS, mvo, target);
       assertThat(decision.kind()).isEqualTo(OutboundDecision.Kind.UPDATE);
       assertThat(decision.attributes()).containsExactly(Map.entry("department", "Sales"));
@@ -286,29 +321,42 @@ class SyncEngineTest {
     @Test
     void anExportIsConfirmedWhenTheImportFindsItsValues() {
       Map<String, String> exported = attributes("givenName", "Ada", "department", "");
-      assertThat(SyncEngine.isConfirmed(ExportChange.Update, exported, attributes("givenName", "Ada"))).isTrue();
-      assertThat(SyncEngine.isConfirmed(ExportChange.Update, exported, attributes("givenName", "Bob"))).isFalse();
+      assertThat(
+              SyncEngine.isConfirmed(ExportChange.Update, exported, attributes("givenName", "Ada")))
+          .isTrue();
+      assertThat(
+              SyncEngine.isConfirmed(ExportChange.Update, exported, attributes("givenName", "Bob")))
+          .isFalse();
       assertThat(SyncEngine.isConfirmed(ExportChange.Create, exported, null)).isFalse();
     }
 
     @Test
     void aDeleteIsConfirmedWhenTheObjectIsGone() {
       assertThat(SyncEngine.isConfirmed(ExportChange.Delete, Map.of(), null)).isTrue();
-      assertThat(SyncEngine.isConfirmed(ExportChange.Delete, Map.of(), attributes("employeeId", "E1"))).isFalse();
+      assertThat(
+              SyncEngine.isConfirmed(ExportChange.Delete, Map.of(), attributes("employeeId", "E1")))
+          .isFalse();
     }
 
     @Test
     void aTargetValueDifferingFromWhatTheMvoFlowsOutIsDrift() {
       MvoState mvo = person("m1", "employeeId", "E1", "givenName", "Ada", "department", "R&D");
       Map<String, String> corrections =
-          SyncEngine.detectDrift(DIRECTORY_USERS, mvo, attributes("employeeId", "E1", "givenName", "Eve", "department", "R&D"));
+          SyncEngine.detectDrift(
+              DIRECTORY_USERS,
+              mvo,
+              attributes("employeeId", "E1", "givenName", "Eve", "department", "R&D"));
       assertThat(corrections).containsExactly(Map.entry("givenName", "Ada"));
     }
 
     @Test
     void aTargetMatchingTheMvoHasNoDrift() {
       MvoState mvo = person("m1", "employeeId", "E1", "givenName", "Ada", "department", "R&D");
-      assertThat(SyncEngine.detectDrift(DIRECTORY_USERS, mvo, attributes("employeeId", "E1", "givenName", "Ada", "department", "R&D")))
+      assertThat(
+              SyncEngine.detectDrift(
+                  DIRECTORY_USERS,
+                  mvo,
+                  attributes("employeeId", "E1", "givenName", "Ada", "department", "R&D")))
           .isEmpty();
     }
 
@@ -316,7 +364,8 @@ class SyncEngineTest {
     void applyingExportsToATargetRowOverwritesValuesOrDropsTheRow() {
       Map<String, String> row = attributes("employeeId", "E1", "givenName", "Ad");
       assertThat(SyncEngine.applyExport(row, ExportChange.Update, attributes("givenName", "Ada")))
-          .containsEntry("givenName", "Ada").containsEntry("employeeId", "E1");
+          .containsEntry("givenName", "Ada")
+          .containsEntry("employeeId", "E1");
       assertThat(SyncEngine.applyExport(row, ExportChange.Delete, Map.of())).isNull();
     }
   }

@@ -104,7 +104,8 @@ final class ScriptedHandler implements WorkItemHandler {
         if (context.instance() > s.path("hangInstances").asInt(Integer.MAX_VALUE)) {
           return WorkItemRunOutcome.done(s.toString());
         }
-        // Saves progress once, then neither heartbeats nor returns: what a crashed worker looks like.
+        // Saves progress once, then neither heartbeats nor returns: what a crashed worker looks
+        // like.
         s.put("step", s.path("step").asInt() + 1);
         context.saveProgress(s.toString());
         release.await(60, TimeUnit.SECONDS);

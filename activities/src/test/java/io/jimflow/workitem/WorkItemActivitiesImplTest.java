@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 
 class WorkItemActivitiesImplTest {
 
-  /** The workflow side as the activity sees it: a claim answer and a state that a test can change. */
+  /**
+   * The workflow side as the activity sees it: a claim answer and a state that a test can change.
+   */
   static final class FakeControl implements WorkItemControl {
     volatile boolean grant = true;
     volatile String kind = "probe";
@@ -164,7 +166,8 @@ class WorkItemActivitiesImplTest {
 
     RunResult result = activities.run(new RunInput("g", "mystery", 1, 1));
 
-    assertThat(result.error()).isEqualTo("no handler for kind 'mystery' on this worker (it has [probe])");
+    assertThat(result.error())
+        .isEqualTo("no handler for kind 'mystery' on this worker (it has [probe])");
     assertThat(probe.runs).isZero();
   }
 

@@ -41,9 +41,11 @@ final class WorkItemHarness implements AutoCloseable {
     this.watchInterval = watchInterval;
     this.runSlots = runSlots;
     env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_STATE.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+        JimflowSearchAttributes.WORK_ITEM_STATE.getName(),
+        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_KIND.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+        JimflowSearchAttributes.WORK_ITEM_KIND.getName(),
+        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     this.handler = new ScriptedHandler(this::now);
     Worker manager = env.newWorker(TaskQueues.WORK_ITEMS);
     manager.registerWorkflowImplementationTypes(WorkItemWorkflowImpl.class);
@@ -76,7 +78,9 @@ final class WorkItemHarness implements AutoCloseable {
     return Instant.ofEpochMilli(env.currentTimeMillis());
   }
 
-  /** Schedules (or replaces) an item the way WorkItemClient does: update-with-start, USE_EXISTING. */
+  /**
+   * Schedules (or replaces) an item the way WorkItemClient does: update-with-start, USE_EXISTING.
+   */
   WorkItemView schedule(WorkItemSpec spec) {
     WorkItemWorkflow stub =
         client.newWorkflowStub(
@@ -90,13 +94,16 @@ final class WorkItemHarness implements AutoCloseable {
     return WorkflowClient.executeUpdateWithStart(
         stub::schedule,
         spec,
-        UpdateOptions.<WorkItemView>newBuilder().setWaitForStage(WorkflowUpdateStage.COMPLETED).build(),
+        UpdateOptions.<WorkItemView>newBuilder()
+            .setWaitForStage(WorkflowUpdateStage.COMPLETED)
+            .build(),
         new WithStartWorkflowOperation<>(stub::run, WorkItemInput.first(spec)));
   }
 
   WorkItemSpec spec(String guid, String stateJson, Instant startTime) {
     return WorkItemSpec.of(guid, ScriptedHandler.KIND, stateJson, startTime)
-        // Heartbeats are real time, the server's clock skips: a long timeout keeps skips from losing runs.
+        // Heartbeats are real time, the server's clock skips: a long timeout keeps skips from
+        // losing runs.
         .withHeartbeatTimeout(Duration.ofHours(10));
   }
 
@@ -123,7 +130,8 @@ final class WorkItemHarness implements AutoCloseable {
       }
       sleepMillis(20);
     }
-    throw new AssertionError("item " + guid + " never reached the expected condition; last: " + last);
+    throw new AssertionError(
+        "item " + guid + " never reached the expected condition; last: " + last);
   }
 
   WorkItemView awaitState(String guid, WorkItemState state) {
@@ -133,13 +141,17 @@ final class WorkItemHarness implements AutoCloseable {
   /** Waits for the item's final state, letting the server's clock skip ahead. */
   WorkItemView result(String guid) {
     try {
-      return client.newUntypedWorkflowStub(guid).getResult(30, TimeUnit.SECONDS, WorkItemView.class);
+      return client
+          .newUntypedWorkflowStub(guid)
+          .getResult(30, TimeUnit.SECONDS, WorkItemView.class);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new AssertionError("item " + guid + " did not end; last: " + show(guid), e);
     }
   }
 
-  /** The states the item went through, in order (entries that did not change the state left out). */
+  /**
+   * The states the item went through, in order (entries that did not change the state left out).
+   */
   static List<WorkItemState> states(WorkItemView view) {
     List<WorkItemState> states = new ArrayList<>();
     for (WorkItemTransition t : view.log()) {

@@ -38,8 +38,14 @@ class WorkItemInterruptionTest {
     WorkItemView waiting = h.awaitView("sd", v -> v.instance() == 2 && v.state() == Queued);
     assertThat(states(waiting))
         .containsExactly(
-            WaitingForStart, Queued, Running, ShutdownRequest, ShutdownConfirmed, ShutdownRestart,
-            WaitingForStart, Queued);
+            WaitingForStart,
+            Queued,
+            Running,
+            ShutdownRequest,
+            ShutdownConfirmed,
+            ShutdownRestart,
+            WaitingForStart,
+            Queued);
     assertThat(h.handler.reasons).containsExactly(WorkItemRunContext.FinishReason.SHUTDOWN);
     int savedStep = ScriptedHandler.step(waiting.stateJson());
     assertThat(savedStep).isPositive();
@@ -47,18 +53,21 @@ class WorkItemInterruptionTest {
     h.startRunWorker();
     WorkItemView running = h.awaitView("sd", v -> v.instance() == 2 && v.state() == Running);
     assertThat(running.restartsUsed()).isZero();
-    assertThat(ScriptedHandler.step(h.handler.runsOf("sd").get(1).stateAtStart())).isEqualTo(savedStep);
+    assertThat(ScriptedHandler.step(h.handler.runsOf("sd").get(1).stateAtStart()))
+        .isEqualTo(savedStep);
     assertThat(h.handler.finishedOf("sd"))
         .singleElement()
-        .satisfies(f -> {
-          assertThat(f.finalState()).isEqualTo(ShutdownConfirmed);
-          assertThat(f.restartFollows()).isTrue();
-        });
+        .satisfies(
+            f -> {
+              assertThat(f.finalState()).isEqualTo(ShutdownConfirmed);
+              assertThat(f.restartFollows()).isTrue();
+            });
   }
 
   @Test
   void aCrashedWorkerIsNoticedByTheHeartbeatTimeoutAndTheItemRestartsFromItsLastCheckpoint() {
-    // A watcher that never comes round: the handler's own single save is the last heartbeat, and the
+    // A watcher that never comes round: the handler's own single save is the last heartbeat, and
+    // the
     // first instance then hangs like a dead process.
     h = new WorkItemHarness(Duration.ofHours(1), 4);
     h.schedule(
@@ -69,8 +78,15 @@ class WorkItemInterruptionTest {
 
     assertThat(states(end))
         .containsExactly(
-            WaitingForStart, Queued, Running, Aborted, AbortedRestart,
-            WaitingForStart, Queued, Running, Finished);
+            WaitingForStart,
+            Queued,
+            Running,
+            Aborted,
+            AbortedRestart,
+            WaitingForStart,
+            Queued,
+            Running,
+            Finished);
     assertThat(end.log()).anyMatch(t -> t.to() == Aborted && t.note().contains("no heartbeat"));
     assertThat(end.restartsUsed()).isZero();
     assertThat(ScriptedHandler.step(h.handler.runsOf("crash").get(1).stateAtStart())).isEqualTo(42);
@@ -91,7 +107,8 @@ class WorkItemInterruptionTest {
 
     h.item("busy").cancel(new CancelRequest("free the slot"));
 
-    assertThat(states(h.result("waiting"))).containsExactly(WaitingForStart, Queued, Running, Finished);
+    assertThat(states(h.result("waiting")))
+        .containsExactly(WaitingForStart, Queued, Running, Finished);
   }
 
   @Test
@@ -111,11 +128,14 @@ class WorkItemInterruptionTest {
 
     assertThat(states(end))
         .containsExactly(WaitingForStart, Queued, WaitingForStart, Queued, Running, Finished);
-    assertThat(h.handler.runsOf("q")).singleElement()
+    assertThat(h.handler.runsOf("q"))
+        .singleElement()
         .satisfies(r -> assertThat(r.stateAtStart()).contains("\"version\":2"));
-    assertThat(states(h.result("gone"))).containsExactly(WaitingForStart, Queued, Removing, Removed);
+    assertThat(states(h.result("gone")))
+        .containsExactly(WaitingForStart, Queued, Removing, Removed);
     assertThat(h.handler.runsOf("gone")).isEmpty();
-    assertThat(h.handler.finishedOf("gone")).singleElement()
+    assertThat(h.handler.finishedOf("gone"))
+        .singleElement()
         .satisfies(f -> assertThat(f.finalState()).isEqualTo(Removed));
   }
 

@@ -38,12 +38,14 @@ class WorkItemWorkflowTest {
 
     assertThat(states(end)).containsExactly(WaitingForStart, Queued, Running, Finished);
     assertThat(end.log().get(1).at()).isAfterOrEqualTo(start);
-    assertThat(h.handler.finishedOf("a")).singleElement()
-        .satisfies(f -> {
-          assertThat(f.finalState()).isEqualTo(Finished);
-          assertThat(f.restartFollows()).isFalse();
-          assertThat(ScriptedHandler.step(f.state())).isEqualTo(1);
-        });
+    assertThat(h.handler.finishedOf("a"))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.finalState()).isEqualTo(Finished);
+              assertThat(f.restartFollows()).isFalse();
+              assertThat(ScriptedHandler.step(f.state())).isEqualTo(1);
+            });
   }
 
   @Test
@@ -60,7 +62,8 @@ class WorkItemWorkflowTest {
     WorkItemView end = h.result("s");
 
     assertThat(states(end)).containsExactly(Suspended, WaitingForStart, Queued, Running, Finished);
-    assertThat(h.handler.runsOf("s")).singleElement()
+    assertThat(h.handler.runsOf("s"))
+        .singleElement()
         .satisfies(r -> assertThat(r.stateAtStart()).contains("\"keep\":\"me\""));
   }
 
@@ -98,7 +101,8 @@ class WorkItemWorkflowTest {
     assertThat(states(end)).containsExactly(WaitingForStart, Removing, Removed);
     assertThat(end.category()).isEqualTo(WorkItemCategory.ENDED);
     assertThat(h.handler.runsOf("c")).isEmpty();
-    assertThat(h.handler.finishedOf("c")).singleElement()
+    assertThat(h.handler.finishedOf("c"))
+        .singleElement()
         .satisfies(f -> assertThat(f.finalState()).isEqualTo(Removed));
   }
 
@@ -119,10 +123,12 @@ class WorkItemWorkflowTest {
 
     WorkItemView end = h.result("cr");
 
-    assertThat(states(end)).containsExactly(WaitingForStart, Queued, Running, CancellingByUser, Cancelled);
+    assertThat(states(end))
+        .containsExactly(WaitingForStart, Queued, Running, CancellingByUser, Cancelled);
     assertThat(end.log()).anyMatch(t -> "operator said so".equals(t.note()));
     assertThat(h.handler.reasons).containsExactly(WorkItemRunContext.FinishReason.CANCELLED);
-    assertThat(h.handler.finishedOf("cr")).singleElement()
+    assertThat(h.handler.finishedOf("cr"))
+        .singleElement()
         .satisfies(f -> assertThat(f.finalState()).isEqualTo(Cancelled));
     assertThatThrownBy(() -> h.item("cr").cancel(new CancelRequest("again")))
         .isInstanceOf(RuntimeException.class);
@@ -141,9 +147,11 @@ class WorkItemWorkflowTest {
     assertThat(states(end))
         .containsExactly(WaitingForStart, Suspended, WaitingForStart, Queued, Running, Finished);
     assertThat(end.log()).filteredOn(t -> "replaced by a new schedule".equals(t.note())).hasSize(2);
-    assertThat(h.handler.runsOf("x")).singleElement()
+    assertThat(h.handler.runsOf("x"))
+        .singleElement()
         .satisfies(r -> assertThat(r.stateAtStart()).contains("\"version\":3"));
-    assertThat(h.handler.finishedOf("x")).singleElement()
+    assertThat(h.handler.finishedOf("x"))
+        .singleElement()
         .satisfies(f -> assertThat(f.state()).contains("\"version\":3"));
   }
 
@@ -181,8 +189,17 @@ class WorkItemWorkflowTest {
 
     assertThat(states(end))
         .containsExactly(
-            WaitingForStart, Queued, Running, CancellingBySystem, Timeout, TimeoutRetry,
-            WaitingForStart, Queued, Running, CancellingBySystem, Timeout);
+            WaitingForStart,
+            Queued,
+            Running,
+            CancellingBySystem,
+            Timeout,
+            TimeoutRetry,
+            WaitingForStart,
+            Queued,
+            Running,
+            CancellingBySystem,
+            Timeout);
     assertThat(end.state()).isEqualTo(Timeout);
     assertThat(end.instance()).isEqualTo(2);
     assertThat(end.restartsUsed()).isEqualTo(1);
@@ -194,14 +211,19 @@ class WorkItemWorkflowTest {
             org.assertj.core.groups.Tuple.tuple(Timeout, false));
     // The retry continued from the progress the first instance saved.
     assertThat(ScriptedHandler.step(h.handler.runsOf("t").get(1).stateAtStart())).isPositive();
-    WorkItemTransition running = end.log().stream().filter(x -> x.to() == Running).findFirst().orElseThrow();
+    WorkItemTransition running =
+        end.log().stream().filter(x -> x.to() == Running).findFirst().orElseThrow();
     WorkItemTransition asked =
         end.log().stream().filter(x -> x.to() == CancellingBySystem).findFirst().orElseThrow();
     assertThat(Duration.between(running.at(), asked.at()))
         .isBetween(Duration.ofSeconds(2), Duration.ofSeconds(4));
-    WorkItemTransition retry = end.log().stream().filter(x -> x.to() == TimeoutRetry).findFirst().orElseThrow();
+    WorkItemTransition retry =
+        end.log().stream().filter(x -> x.to() == TimeoutRetry).findFirst().orElseThrow();
     WorkItemTransition queuedAgain =
-        end.log().stream().filter(x -> x.to() == Queued && x.instance() == 2).findFirst().orElseThrow();
+        end.log().stream()
+            .filter(x -> x.to() == Queued && x.instance() == 2)
+            .findFirst()
+            .orElseThrow();
     assertThat(Duration.between(retry.at(), queuedAgain.at()))
         .isBetween(Duration.ofSeconds(1), Duration.ofMillis(2250));
   }
@@ -215,26 +237,42 @@ class WorkItemWorkflowTest {
     h.schedule(spec);
     WorkItemView end = h.result("k");
 
-    assertThat(states(end)).containsExactly(WaitingForStart, Queued, Running, CancellingBySystem, Killed);
-    WorkItemTransition asked = end.log().stream().filter(t -> t.to() == CancellingBySystem).findFirst().orElseThrow();
-    WorkItemTransition killed = end.log().stream().filter(t -> t.to() == Killed).findFirst().orElseThrow();
+    assertThat(states(end))
+        .containsExactly(WaitingForStart, Queued, Running, CancellingBySystem, Killed);
+    WorkItemTransition asked =
+        end.log().stream().filter(t -> t.to() == CancellingBySystem).findFirst().orElseThrow();
+    WorkItemTransition killed =
+        end.log().stream().filter(t -> t.to() == Killed).findFirst().orElseThrow();
     assertThat(Duration.between(asked.at(), killed.at()))
         .isBetween(Duration.ofSeconds(2), Duration.ofSeconds(4));
     assertThat(killed.note()).contains("attempt abandoned");
-    assertThat(h.handler.finishedOf("k")).singleElement()
+    assertThat(h.handler.finishedOf("k"))
+        .singleElement()
         .satisfies(f -> assertThat(f.finalState()).isEqualTo(Killed));
   }
 
   @Test
   void aFailingHandlerEndsInErrorAndIsRetriedUntilItSucceeds() {
-    h.schedule(h.spec("e", state("fail", "failTimes", 2), h.now()).withRestarts(3, Duration.ofSeconds(5)));
+    h.schedule(
+        h.spec("e", state("fail", "failTimes", 2), h.now()).withRestarts(3, Duration.ofSeconds(5)));
     WorkItemView end = h.result("e");
 
     assertThat(states(end))
         .containsExactly(
-            WaitingForStart, Queued, Running, Error, ErrorRetry,
-            WaitingForStart, Queued, Running, Error, ErrorRetry,
-            WaitingForStart, Queued, Running, Finished);
+            WaitingForStart,
+            Queued,
+            Running,
+            Error,
+            ErrorRetry,
+            WaitingForStart,
+            Queued,
+            Running,
+            Error,
+            ErrorRetry,
+            WaitingForStart,
+            Queued,
+            Running,
+            Finished);
     assertThat(end.log()).anyMatch(t -> t.to() == Error && t.note().contains("boom in instance 1"));
     assertThat(h.handler.finishedOf("e"))
         .extracting(WorkItemFinishedContext::finalState)
@@ -248,7 +286,15 @@ class WorkItemWorkflowTest {
 
     assertThat(states(end))
         .containsExactly(
-            WaitingForStart, Queued, Running, Error, ErrorRetry, WaitingForStart, Queued, Running, Error);
+            WaitingForStart,
+            Queued,
+            Running,
+            Error,
+            ErrorRetry,
+            WaitingForStart,
+            Queued,
+            Running,
+            Error);
     assertThat(h.handler.finishedOf("ef"))
         .extracting(WorkItemFinishedContext::restartFollows)
         .containsExactly(true, false);
@@ -268,12 +314,25 @@ class WorkItemWorkflowTest {
 
     assertThat(states(end))
         .containsExactly(
-            WaitingForStart, Queued, Running, Reschedule,
-            WaitingForStart, Queued, Running, Reschedule,
-            WaitingForStart, Queued, Running, Finished);
-    WorkItemTransition rescheduled = end.log().stream().filter(t -> t.to() == Reschedule).findFirst().orElseThrow();
+            WaitingForStart,
+            Queued,
+            Running,
+            Reschedule,
+            WaitingForStart,
+            Queued,
+            Running,
+            Reschedule,
+            WaitingForStart,
+            Queued,
+            Running,
+            Finished);
+    WorkItemTransition rescheduled =
+        end.log().stream().filter(t -> t.to() == Reschedule).findFirst().orElseThrow();
     WorkItemTransition secondStart =
-        end.log().stream().filter(t -> t.to() == Queued && t.instance() == 2).findFirst().orElseThrow();
+        end.log().stream()
+            .filter(t -> t.to() == Queued && t.instance() == 2)
+            .findFirst()
+            .orElseThrow();
     assertThat(Duration.between(rescheduled.at(), secondStart.at()))
         .isBetween(Duration.ofMinutes(59), Duration.ofMinutes(61));
     assertThat(h.handler.finishedOf("rec"))
@@ -302,14 +361,18 @@ class WorkItemWorkflowTest {
   @Test
   void aPredecessorThatWasNeverScheduledDoesNotHoldTheItemBack() {
     h.schedule(h.spec("lonely", state("complete"), h.now()).withPredecessor("nobody"));
-    assertThat(states(h.result("lonely"))).containsExactly(WaitingForStart, Queued, Running, Finished);
+    assertThat(states(h.result("lonely")))
+        .containsExactly(WaitingForStart, Queued, Running, Finished);
   }
 
   @Test
   void aFailedFinishedCallIsLoggedNotRetriedAndTheItemGetsNoSuccessor() {
     // Overrunning the minute takes the same path (a failed, never retried WorkItemFinished); a real
-    // overrun would cost a minute of wall time here because the test server's clock holds meanwhile.
-    h.schedule(h.spec("slow", state("fail", "failingFinished", true), h.now()).withRestarts(3, Duration.ofSeconds(5)));
+    // overrun would cost a minute of wall time here because the test server's clock holds
+    // meanwhile.
+    h.schedule(
+        h.spec("slow", state("fail", "failingFinished", true), h.now())
+            .withRestarts(3, Duration.ofSeconds(5)));
     WorkItemView end = h.result("slow");
 
     assertThat(states(end)).containsExactly(WaitingForStart, Queued, Running, Error);
@@ -330,7 +393,8 @@ class WorkItemWorkflowTest {
         .isEqualTo(ScriptedHandler.KIND);
     h.result("sa");
     var ended = h.client.newUntypedWorkflowStub("sa").describe().getTypedSearchAttributes();
-    assertThat(ended.get(io.jimflow.common.JimflowSearchAttributes.WORK_ITEM_STATE)).isEqualTo("Finished");
+    assertThat(ended.get(io.jimflow.common.JimflowSearchAttributes.WORK_ITEM_STATE))
+        .isEqualTo("Finished");
   }
 
   @Test
@@ -338,15 +402,22 @@ class WorkItemWorkflowTest {
     h.schedule(
         h.spec("plan", state("successorWhenAsked"), h.now())
             .withRunTimes(Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofSeconds(10)));
-    WorkItemView waiting = h.awaitView("plan", v -> v.instance() == 2 && v.state() == WaitingForStart);
+    WorkItemView waiting =
+        h.awaitView("plan", v -> v.instance() == 2 && v.state() == WaitingForStart);
     h.item("plan").cancel(new CancelRequest("enough"));
 
     WorkItemView end = h.result("plan");
 
     assertThat(states(end))
         .containsExactly(
-            WaitingForStart, Queued, Running, CancellingBySystem, Reschedule,
-            WaitingForStart, Removing, Removed);
+            WaitingForStart,
+            Queued,
+            Running,
+            CancellingBySystem,
+            Reschedule,
+            WaitingForStart,
+            Removing,
+            Removed);
     assertThat(waiting.restartsUsed()).isZero();
     assertThat(h.handler.finishedOf("plan"))
         .extracting(WorkItemFinishedContext::finalState, WorkItemFinishedContext::restartFollows)
@@ -365,8 +436,10 @@ class WorkItemWorkflowTest {
 
     WorkItemView end = h.result("deaf");
 
-    assertThat(states(end)).containsExactly(WaitingForStart, Queued, Running, CancellingByUser, Killed);
-    assertThat(h.handler.finishedOf("deaf")).singleElement()
+    assertThat(states(end))
+        .containsExactly(WaitingForStart, Queued, Running, CancellingByUser, Killed);
+    assertThat(h.handler.finishedOf("deaf"))
+        .singleElement()
         .satisfies(f -> assertThat(f.finalState()).isEqualTo(Killed));
   }
 
@@ -377,10 +450,12 @@ class WorkItemWorkflowTest {
     h.schedule(h.spec("after", state("complete"), h.now()).withPredecessor("before"));
     h.awaitState("after", WaitingForPredecessor);
 
-    WorkItemView moved = h.item("after").changeStartTime(new StartTimeChange(h.now().plus(Duration.ofDays(1))));
+    WorkItemView moved =
+        h.item("after").changeStartTime(new StartTimeChange(h.now().plus(Duration.ofDays(1))));
 
     assertThat(moved.state()).isEqualTo(WaitingForStart);
-    assertThat(states(moved)).containsExactly(WaitingForStart, WaitingForPredecessor, WaitingForStart);
+    assertThat(states(moved))
+        .containsExactly(WaitingForStart, WaitingForPredecessor, WaitingForStart);
     h.item("before").cancel(new CancelRequest("done"));
     h.item("after").cancel(new CancelRequest("done"));
     assertThat(h.result("after").state()).isEqualTo(Removed);
@@ -388,7 +463,8 @@ class WorkItemWorkflowTest {
 
   @Test
   void aRunWithReplacementClaimCancelAndSupervisionReplaysDeterministically() throws Exception {
-    h.schedule(h.spec("rp", state("untilAsked", "version", 1), h.now().plus(Duration.ofMinutes(5))));
+    h.schedule(
+        h.spec("rp", state("untilAsked", "version", 1), h.now().plus(Duration.ofMinutes(5))));
     h.schedule(h.spec("rp", state("untilAsked", "version", 2), h.now()));
     h.awaitState("rp", Running);
     h.item("rp").cancel(new CancelRequest("replay me"));

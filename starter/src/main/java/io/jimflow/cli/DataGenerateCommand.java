@@ -32,10 +32,16 @@ public class DataGenerateCommand implements Callable<Integer> {
   @Option(names = "--people", required = true, description = "How many people (1 or more).")
   long people;
 
-  @Option(names = "--out", defaultValue = "data/hr.csv", description = "The file to write (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--out",
+      defaultValue = "data/hr.csv",
+      description = "The file to write (default: ${DEFAULT-VALUE}).")
   Path out;
 
-  @Option(names = "--seed", defaultValue = "42", description = "Random seed (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "Random seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
   @Option(names = "--no-progress", description = "Do not draw the progress bar.")
@@ -53,14 +59,19 @@ public class DataGenerateCommand implements Callable<Integer> {
     try {
       Files.createDirectories(target.getParent());
       // Not Files.createTempFile: its owner-only permissions would end up on the target.
-      temporary = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+      temporary =
+          target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
       ProgressBar bar = new ProgressBar(err, people, !noProgress);
-      try (Writer writer = new BufferedWriter(
-          Files.newBufferedWriter(temporary, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW), 1 << 16)) {
+      try (Writer writer =
+          new BufferedWriter(
+              Files.newBufferedWriter(
+                  temporary, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW),
+              1 << 16)) {
         new ExampleDataGenerator(seed).write(people, writer, bar::update);
       }
       bar.done();
-      Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(
+          temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       err.println("Cannot write " + out + ": " + e.getMessage());
       deleteQuietly(temporary);
@@ -101,7 +112,14 @@ public class DataGenerateCommand implements Callable<Integer> {
       }
       shown = percent;
       int filled = percent * WIDTH / 100;
-      err.printf(Locale.ROOT, "\r[%s%s] %3d%% %,d/%,d", "#".repeat(filled), " ".repeat(WIDTH - filled), percent, written, total);
+      err.printf(
+          Locale.ROOT,
+          "\r[%s%s] %3d%% %,d/%,d",
+          "#".repeat(filled),
+          " ".repeat(WIDTH - filled),
+          percent,
+          written,
+          total);
       err.flush();
     }
 

@@ -23,11 +23,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code jimflow demo}: deploys the example schedules, generates example HR people, runs the Nightly
- * HR Sync (import, sync, two exports, two confirming imports) and the script-only schedule to their
- * ends, printing each step transition and then a result table (with each step's run record totals
- * for the sync). {@code ./jimflow demo} brings up the embedded dev server and a worker for it when
- * none runs.
+ * {@code jimflow demo}: deploys the example schedules, generates example HR people, runs the
+ * Nightly HR Sync (import, sync, two exports, two confirming imports) and the script-only schedule
+ * to their ends, printing each step transition and then a result table (with each step's run record
+ * totals for the sync). {@code ./jimflow demo} brings up the embedded dev server and a worker for
+ * it when none runs.
  */
 @Command(
     name = "demo",
@@ -136,14 +136,21 @@ public class DemoCommand extends DefinitionsFileCommand {
         client.startExecution(
             schedule, new Initiator(InitiatorType.User, "demo", "jimflow demo"), false);
     out().println();
-    out().println("Running " + schedule.name() + " as " + workflowId + " (watch it in the Temporal UI)");
+    out()
+        .println(
+            "Running " + schedule.name() + " as " + workflowId + " (watch it in the Temporal UI)");
     out().flush();
     ExecutionResult result = RunCommand.follow(client, workflowId, out(), pollInterval);
 
     out().println();
     Table table =
         new Table(
-            "GROUP", "STEP", "STATUS", "ATTEMPTS", "SECONDS", withTotals ? "RUN RECORD TOTALS" : "MESSAGE");
+            "GROUP",
+            "STEP",
+            "STATUS",
+            "ATTEMPTS",
+            "SECONDS",
+            withTotals ? "RUN RECORD TOTALS" : "MESSAGE");
     for (StepOutcome step : result.steps()) {
       table.row(
           step.index(),

@@ -26,8 +26,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jimflow items …}: schedule, move, cancel, show and list work items.
  *
- * <p>Exit codes: 0 ok, 1 a shown item ended badly (Error, Killed, Timeout), 2 bad input or a request
- * the item's lifecycle refuses.
+ * <p>Exit codes: 0 ok, 1 a shown item ended badly (Error, Killed, Timeout), 2 bad input or a
+ * request the item's lifecycle refuses.
  */
 @Command(
     name = "items",
@@ -87,7 +87,9 @@ public class ItemsCommand implements Runnable {
     }
   }
 
-  @Command(name = "schedule", description = "Schedule an item, or replace the not-yet-started item with the same guid.")
+  @Command(
+      name = "schedule",
+      description = "Schedule an item, or replace the not-yet-started item with the same guid.")
   static final class Schedule extends ItemSubcommand {
     public Schedule(ClientFactory clients) {
       super(clients);
@@ -105,28 +107,40 @@ public class ItemsCommand implements Runnable {
     @Option(names = "--state-file", description = "A file holding the item's state as JSON.")
     Path stateFile;
 
-    @Option(names = "--start", description = "Planned start: an ISO instant, 'now', or '+' and an ISO duration (+PT10M).")
+    @Option(
+        names = "--start",
+        description = "Planned start: an ISO instant, 'now', or '+' and an ISO duration (+PT10M).")
     String start;
 
-    @Option(names = "--suspended", description = "No start time: wait until start-time wakes the item.")
+    @Option(
+        names = "--suspended",
+        description = "No start time: wait until start-time wakes the item.")
     boolean suspended;
 
-    @Option(names = "--expected-run-time", description = "ISO duration (default PT1M); orders the queue.")
+    @Option(
+        names = "--expected-run-time",
+        description = "ISO duration (default PT1M); orders the queue.")
     String expectedRunTime;
 
     @Option(names = "--max-run-time", description = "ISO duration (default PT1H).")
     String maxRunTime;
 
-    @Option(names = "--grace", description = "Grace period after should-finish, ISO duration (default PT1M).")
+    @Option(
+        names = "--grace",
+        description = "Grace period after should-finish, ISO duration (default PT1M).")
     String grace;
 
     @Option(names = "--max-restarts", description = "Timeout/error retries (default 3).")
     Integer maxRestarts;
 
-    @Option(names = "--retry-delay", description = "ISO duration (default PT10S), plus a small jitter.")
+    @Option(
+        names = "--retry-delay",
+        description = "ISO duration (default PT10S), plus a small jitter.")
     String retryDelay;
 
-    @Option(names = "--heartbeat-timeout", description = "ISO duration (default PT30S): how soon a crash is noticed.")
+    @Option(
+        names = "--heartbeat-timeout",
+        description = "ISO duration (default PT30S): how soon a crash is noticed.")
     String heartbeatTimeout;
 
     @Option(names = "--predecessor", description = "Guid of an item that must end first.")
@@ -181,7 +195,8 @@ public class ItemsCommand implements Runnable {
               .withDefaults();
       List<String> problems = item.problems();
       if (!problems.isEmpty()) {
-        throw new IllegalArgumentException("work item " + guid + ": " + String.join("; ", problems));
+        throw new IllegalArgumentException(
+            "work item " + guid + ": " + String.join("; ", problems));
       }
       return null;
     }
@@ -193,7 +208,9 @@ public class ItemsCommand implements Runnable {
     }
   }
 
-  @Command(name = "start-time", description = "Move a planned item's start in place (also wakes a suspended item).")
+  @Command(
+      name = "start-time",
+      description = "Move a planned item's start in place (also wakes a suspended item).")
   static final class StartTime extends ItemSubcommand {
     public StartTime(ClientFactory clients) {
       super(clients);
@@ -202,10 +219,13 @@ public class ItemsCommand implements Runnable {
     @Parameters(index = "0", description = "The item's guid.")
     String guid;
 
-    @Parameters(index = "1", description = "An ISO instant, 'now', or '+' and an ISO duration (+PT10M).")
+    @Parameters(
+        index = "1",
+        description = "An ISO instant, 'now', or '+' and an ISO duration (+PT10M).")
     String start;
 
-    @Option(names = "--json") boolean json;
+    @Option(names = "--json")
+    boolean json;
 
     @Override
     int execute(WorkItemClient client) throws Exception {
@@ -214,7 +234,9 @@ public class ItemsCommand implements Runnable {
     }
   }
 
-  @Command(name = "cancel", description = "Cancel an item: removed before its start, asked to end while running.")
+  @Command(
+      name = "cancel",
+      description = "Cancel an item: removed before its start, asked to end while running.")
   static final class Cancel extends ItemSubcommand {
     public Cancel(ClientFactory clients) {
       super(clients);
@@ -226,7 +248,8 @@ public class ItemsCommand implements Runnable {
     @Option(names = "--reason", defaultValue = "cancelled from the command line")
     String reason;
 
-    @Option(names = "--json") boolean json;
+    @Option(names = "--json")
+    boolean json;
 
     @Override
     int execute(WorkItemClient client) throws Exception {
@@ -235,7 +258,9 @@ public class ItemsCommand implements Runnable {
     }
   }
 
-  @Command(name = "show", description = "State, category, instance count and the full transition log.")
+  @Command(
+      name = "show",
+      description = "State, category, instance count and the full transition log.")
   static final class Show extends ItemSubcommand {
     public Show(ClientFactory clients) {
       super(clients);
@@ -244,7 +269,8 @@ public class ItemsCommand implements Runnable {
     @Parameters(index = "0", description = "The item's guid.")
     String guid;
 
-    @Option(names = "--json") boolean json;
+    @Option(names = "--json")
+    boolean json;
 
     @Override
     int execute(WorkItemClient client) throws Exception {
@@ -252,19 +278,24 @@ public class ItemsCommand implements Runnable {
     }
   }
 
-  @Command(name = "list", description = "Items by state and/or kind (the current instance of each).")
+  @Command(
+      name = "list",
+      description = "Items by state and/or kind (the current instance of each).")
   static final class ListItems extends ItemSubcommand {
     public ListItems(ClientFactory clients) {
       super(clients);
     }
 
-    @Option(names = "--state", description = "One of the 22 states, e.g. Running, Queued, Finished.")
+    @Option(
+        names = "--state",
+        description = "One of the 22 states, e.g. Running, Queued, Finished.")
     WorkItemState state;
 
     @Option(names = "--kind", description = "A handler kind name.")
     String kind;
 
-    @Option(names = "--json") boolean json;
+    @Option(names = "--json")
+    boolean json;
 
     @Override
     int execute(WorkItemClient client) throws Exception {
@@ -272,9 +303,14 @@ public class ItemsCommand implements Runnable {
       if (json) {
         out().println(JSON.writeValueAsString(items));
       } else {
-        out().printf("%-36s %-20s %-22s %-10s %s%n", "GUID", "KIND", "STATE", "STATUS", "RUN STARTED");
+        out()
+            .printf(
+                "%-36s %-20s %-22s %-10s %s%n", "GUID", "KIND", "STATE", "STATUS", "RUN STARTED");
         for (WorkItemSummary i : items) {
-          out().printf("%-36s %-20s %-22s %-10s %s%n", i.guid(), i.kind(), i.state(), i.status(), i.runStartedAt());
+          out()
+              .printf(
+                  "%-36s %-20s %-22s %-10s %s%n",
+                  i.guid(), i.kind(), i.state(), i.status(), i.runStartedAt());
         }
       }
       out().flush();
@@ -285,15 +321,22 @@ public class ItemsCommand implements Runnable {
   static void printView(PrintWriter out, WorkItemView v) {
     out.printf("work item %s (%s)%n", v.guid(), v.kind());
     out.printf("  state:     %s (%s)%n", v.state(), v.category().label());
-    out.printf("  instance:  %d, restarts used %d of %d%n", v.instance(), v.restartsUsed(), v.maxRestarts());
+    out.printf(
+        "  instance:  %d, restarts used %d of %d%n",
+        v.instance(), v.restartsUsed(), v.maxRestarts());
     out.printf("  start:     %s%n", v.startTime() == null ? "none (suspended)" : v.startTime());
     if (v.predecessorGuid() != null) {
       out.printf("  after:     %s%n", v.predecessorGuid());
     }
     out.println("  log:");
     for (WorkItemTransition t : v.log()) {
-      String change = t.from() == t.to() ? "(" + t.to() + ")" : (t.from() == null ? "" : t.from() + " → ") + t.to();
-      out.printf("    %s  #%d  %-45s %s%n", t.at(), t.instance(), change, t.note() == null ? "" : t.note());
+      String change =
+          t.from() == t.to()
+              ? "(" + t.to() + ")"
+              : (t.from() == null ? "" : t.from() + " → ") + t.to();
+      out.printf(
+          "    %s  #%d  %-45s %s%n",
+          t.at(), t.instance(), change, t.note() == null ? "" : t.note());
     }
   }
 
@@ -311,7 +354,10 @@ public class ItemsCommand implements Runnable {
       return Instant.parse(text);
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
-          what + ": '" + text + "' is neither an ISO instant (2026-01-31T08:00:00Z), 'now', nor +duration (+PT10M)");
+          what
+              + ": '"
+              + text
+              + "' is neither an ISO instant (2026-01-31T08:00:00Z), 'now', nor +duration (+PT10M)");
     }
   }
 
@@ -322,7 +368,8 @@ public class ItemsCommand implements Runnable {
     try {
       return Duration.parse(text);
     } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(what + ": '" + text + "' is not an ISO-8601 duration such as PT10M");
+      throw new IllegalArgumentException(
+          what + ": '" + text + "' is not an ISO-8601 duration such as PT10M");
     }
   }
 }

@@ -4,8 +4,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code jimflow} command line. Exit codes: 0 success, 1 the work ran and ended badly, 2 bad input
- * or usage.
+ * The {@code jimflow} command line. Exit codes: 0 success, 1 the work ran and ended badly, 2 bad
+ * input or usage.
  */
 @Command(
     name = "jimflow",

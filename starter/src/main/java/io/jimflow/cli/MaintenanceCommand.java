@@ -31,7 +31,9 @@ abstract class MaintenanceCommand extends ClientCommand {
     String user = System.getProperty("user.name", "unknown");
     String workflowId = start(maintenance, new Initiator(InitiatorType.User, user, user));
     if (noWait) {
-      out().println(json ? Json.write(Map.of("workflowId", workflowId)) : "Started " + workflowId + ".");
+      out()
+          .println(
+              json ? Json.write(Map.of("workflowId", workflowId)) : "Started " + workflowId + ".");
       return JimflowCli.OK;
     }
     try {

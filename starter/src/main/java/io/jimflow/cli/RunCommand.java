@@ -57,8 +57,12 @@ public class RunCommand extends ClientCommand {
   Integer checkInput() {
     if (io.jimflow.schedules.BuiltInSchedules.isBuiltIn(scheduleId)) {
       throw new IllegalArgumentException(
-          "schedule " + scheduleId + " is built in and has no steps to run; start it with"
-              + " 'jimflow schedules trigger " + scheduleId + "'");
+          "schedule "
+              + scheduleId
+              + " is built in and has no steps to run; start it with"
+              + " 'jimflow schedules trigger "
+              + scheduleId
+              + "'");
     }
     if (file != null) {
       fromFile =
@@ -103,7 +107,9 @@ public class RunCommand extends ClientCommand {
     return result.status() == ExecutionStatus.Complete ? JimflowCli.OK : JimflowCli.ENDED_BADLY;
   }
 
-  /** Prints each step transition of an execution as it happens, until it ends; returns its result. */
+  /**
+   * Prints each step transition of an execution as it happens, until it ends; returns its result.
+   */
   static ExecutionResult follow(
       JimflowClient client, String workflowId, PrintWriter out, Duration pollInterval)
       throws InterruptedException {

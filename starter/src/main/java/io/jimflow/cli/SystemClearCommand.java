@@ -22,7 +22,9 @@ public class SystemClearCommand extends MaintenanceCommand {
   @Parameters(index = "0", paramLabel = "ID", description = "The connected system's id.")
   String system;
 
-  @Option(names = "--delete-history", description = "Also delete the change history of its objects.")
+  @Option(
+      names = "--delete-history",
+      description = "Also delete the change history of its objects.")
   boolean deleteHistory;
 
   public SystemClearCommand(ClientFactory clients) {

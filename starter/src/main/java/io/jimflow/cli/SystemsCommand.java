@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code jimflow systems …}: maintenance of connected systems. */
 @Command(
     name = "systems",
-    description = "Clear or delete a connected system (runs as a workflow on the maintenance queue).",
+    description =
+        "Clear or delete a connected system (runs as a workflow on the maintenance queue).",
     mixinStandardHelpOptions = true,
     subcommands = {SystemClearCommand.class, SystemDeleteCommand.class})
 public class SystemsCommand implements Runnable {

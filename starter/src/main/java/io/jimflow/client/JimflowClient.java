@@ -4,9 +4,9 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
-import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput;
@@ -19,8 +19,12 @@ import io.jimflow.schedules.ScheduleReconciler;
 import io.jimflow.schedules.TemporalScheduleStore;
 import io.jimflow.schedules.TriggerSummary;
 import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
+import io.temporal.api.enums.v1.TaskQueueType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.taskqueue.v1.TaskQueue;
 import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueResponse;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowExecutionDescription;
@@ -49,10 +53,6 @@ import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import io.temporal.api.enums.v1.TaskQueueType;
-import io.temporal.api.taskqueue.v1.TaskQueue;
-import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
-import io.temporal.api.workflowservice.v1.DescribeTaskQueueResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -308,8 +308,8 @@ public final class JimflowClient implements AutoCloseable {
   }
 
   /**
-   * Creates the built-in schedules (housekeeping, history retention) that are missing, leaving every
-   * other schedule alone; what {@code ./jimflow dev} calls at start.
+   * Creates the built-in schedules (housekeeping, history retention) that are missing, leaving
+   * every other schedule alone; what {@code ./jimflow dev} calls at start.
    *
    * @return the ids created
    */
@@ -377,8 +377,12 @@ public final class JimflowClient implements AutoCloseable {
   public void deleteSchedule(String scheduleId, boolean force) {
     if (io.jimflow.schedules.BuiltInSchedules.isBuiltIn(scheduleId)) {
       throw new IllegalArgumentException(
-          "schedule " + scheduleId + " is built in and cannot be deleted; pause it with"
-              + " 'jimflow schedules pause " + scheduleId + "' or set 'enabled: false' in the schedules file");
+          "schedule "
+              + scheduleId
+              + " is built in and cannot be deleted; pause it with"
+              + " 'jimflow schedules pause "
+              + scheduleId
+              + "' or set 'enabled: false' in the schedules file");
     }
     ScheduleDescription description = describeSchedule(scheduleId);
     if (!force && !isManaged(description)) {

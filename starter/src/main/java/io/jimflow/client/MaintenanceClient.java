@@ -36,8 +36,12 @@ public final class MaintenanceClient {
 
   /** Starts one housekeeping cycle now and returns its workflow id. */
   public String startHousekeeping(Initiator initiator) {
-    String workflowId = "jimflow-housekeeping/manual/" + UUID.randomUUID().toString().substring(0, 8);
-    WorkflowStub stub = workflows.newUntypedWorkflowStub(HousekeepingWorkflow.TYPE, options(workflowId, "Housekeeping, run by " + who(initiator)));
+    String workflowId =
+        "jimflow-housekeeping/manual/" + UUID.randomUUID().toString().substring(0, 8);
+    WorkflowStub stub =
+        workflows.newUntypedWorkflowStub(
+            HousekeepingWorkflow.TYPE,
+            options(workflowId, "Housekeeping, run by " + who(initiator)));
     stub.start(new HousekeepingInput(initiator, null));
     return workflowId;
   }
@@ -52,7 +56,11 @@ public final class MaintenanceClient {
         ClearConnectedSystemWorkflow.TYPE,
         connectedSystem,
         new SystemMaintenanceInput(connectedSystem, deleteHistory, initiator),
-        "Clear connected system " + connectedSystem + (deleteHistory ? " with its history" : "") + ", by " + who(initiator));
+        "Clear connected system "
+            + connectedSystem
+            + (deleteHistory ? " with its history" : "")
+            + ", by "
+            + who(initiator));
   }
 
   /**
@@ -77,8 +85,12 @@ public final class MaintenanceClient {
    */
   public String startDataGeneration(int people, String outFile, Long seed, Initiator initiator) {
     String workflowId = "jimflow-data-generate/" + UUID.randomUUID().toString().substring(0, 8);
-    WorkflowStub stub = workflows.newUntypedWorkflowStub(
-        DataGenerationWorkflow.TYPE, options(workflowId, "Generate " + people + " people into " + outFile + ", by " + who(initiator)));
+    WorkflowStub stub =
+        workflows.newUntypedWorkflowStub(
+            DataGenerationWorkflow.TYPE,
+            options(
+                workflowId,
+                "Generate " + people + " people into " + outFile + ", by " + who(initiator)));
     stub.start(new DataGenerationInput(people, outFile, seed, initiator));
     return workflowId;
   }
@@ -98,7 +110,8 @@ public final class MaintenanceClient {
     return await(workflowId, SystemMaintenanceResult.class);
   }
 
-  private String startSystemTask(String type, String connectedSystem, SystemMaintenanceInput input, String summary) {
+  private String startSystemTask(
+      String type, String connectedSystem, SystemMaintenanceInput input, String summary) {
     if (connectedSystem == null || connectedSystem.isBlank()) {
       throw new IllegalArgumentException("a connected system id is needed");
     }
@@ -111,7 +124,9 @@ public final class MaintenanceClient {
       workflows.newUntypedWorkflowStub(type, options).start(input);
     } catch (WorkflowExecutionAlreadyStarted e) {
       throw new ExecutionAlreadyRunningException(
-          "maintenance of connected system " + connectedSystem, workflowId, "a clear or delete of it is still running");
+          "maintenance of connected system " + connectedSystem,
+          workflowId,
+          "a clear or delete of it is still running");
     }
     return workflowId;
   }
@@ -121,7 +136,8 @@ public final class MaintenanceClient {
       return workflows.newUntypedWorkflowStub(workflowId).getResult(type);
     } catch (WorkflowFailedException e) {
       Throwable cause = e.getCause();
-      String message = cause instanceof ApplicationFailure a ? a.getOriginalMessage() : String.valueOf(cause);
+      String message =
+          cause instanceof ApplicationFailure a ? a.getOriginalMessage() : String.valueOf(cause);
       throw new MaintenanceFailedException(workflowId, message);
     }
   }

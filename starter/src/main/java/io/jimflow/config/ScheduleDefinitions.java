@@ -8,7 +8,6 @@ import io.jimflow.config.tree.Problems;
 import io.jimflow.config.tree.Suggestions;
 import io.jimflow.config.tree.YamlTreeReader;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedules.BuiltInSchedules;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
 import io.jimflow.schedule.StepDefinition;
@@ -16,6 +15,7 @@ import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepDefinition.RunProfileStep;
 import io.jimflow.schedule.Trigger;
+import io.jimflow.schedules.BuiltInSchedules;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.DayOfWeek;
@@ -210,7 +210,10 @@ public final class ScheduleDefinitions {
         problems.at(
             s.lineOf(key),
             s.pathOf(key),
-            "'" + key + "' cannot be set on the built-in schedule '" + id
+            "'"
+                + key
+                + "' cannot be set on the built-in schedule '"
+                + id
                 + "': only 'trigger' and 'enabled' may be changed (its work is fixed)");
       }
     }

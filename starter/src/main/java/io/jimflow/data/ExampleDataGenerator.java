@@ -6,9 +6,9 @@ import java.util.SplittableRandom;
 import java.util.function.LongConsumer;
 
 /**
- * Generates example HR people as CSV (the columns of the HR System in
- * {@code config/connected-systems.yaml}), streaming row by row: memory use does not grow with the
- * number of people. The same seed and count always give the same file.
+ * Generates example HR people as CSV (the columns of the HR System in {@code
+ * config/connected-systems.yaml}), streaming row by row: memory use does not grow with the number
+ * of people. The same seed and count always give the same file.
  */
 public final class ExampleDataGenerator {
 
@@ -22,18 +22,66 @@ public final class ExampleDataGenerator {
     "Sven", "Tariq", "Tess", "Uma", "Victor", "Wei", "Yara", "Zoë", "Zane"
   };
   private static final String[] LAST_NAMES = {
-    "Adeyemi", "Andersson", "Brown", "Chen", "Costa", "Dubois", "Evans", "Fischer", "García",
-    "Hansen", "Ito", "Jones", "Kowalski", "Kumar", "Lee", "Lopez", "Martin", "Müller", "Nakamura",
-    "Nguyen", "O'Brien", "Okafor", "Patel", "Popescu", "Rossi", "Santos", "Schmidt", "Singh",
-    "Smith", "Svensson", "Taylor", "Tanaka", "Walker", "Wang", "Williams", "Yilmaz", "Zhang"
+    "Adeyemi",
+    "Andersson",
+    "Brown",
+    "Chen",
+    "Costa",
+    "Dubois",
+    "Evans",
+    "Fischer",
+    "García",
+    "Hansen",
+    "Ito",
+    "Jones",
+    "Kowalski",
+    "Kumar",
+    "Lee",
+    "Lopez",
+    "Martin",
+    "Müller",
+    "Nakamura",
+    "Nguyen",
+    "O'Brien",
+    "Okafor",
+    "Patel",
+    "Popescu",
+    "Rossi",
+    "Santos",
+    "Schmidt",
+    "Singh",
+    "Smith",
+    "Svensson",
+    "Taylor",
+    "Tanaka",
+    "Walker",
+    "Wang",
+    "Williams",
+    "Yilmaz",
+    "Zhang"
   };
   private static final String[] DEPARTMENTS = {
-    "Engineering", "Finance", "Human Resources", "Legal", "Marketing", "Operations", "Sales",
-    "Support", "Research & Development"
+    "Engineering",
+    "Finance",
+    "Human Resources",
+    "Legal",
+    "Marketing",
+    "Operations",
+    "Sales",
+    "Support",
+    "Research & Development"
   };
   private static final String[] TITLES = {
-    "Analyst", "Associate", "Consultant", "Director", "Engineer", "Manager", "Senior Engineer",
-    "Specialist", "Team Lead", "Coordinator"
+    "Analyst",
+    "Associate",
+    "Consultant",
+    "Director",
+    "Engineer",
+    "Manager",
+    "Senior Engineer",
+    "Specialist",
+    "Team Lead",
+    "Coordinator"
   };
   private static final String[] LOCATIONS = {
     "London", "Manchester", "Edinburgh", "Dublin", "Amsterdam", "Berlin", "Lisbon", "Remote"

@@ -115,7 +115,10 @@ public final class BuiltInSchedules {
         Schedule.newBuilder()
             .setSpec(ScheduleSpecs.of(definition.trigger()))
             .setAction(action(definition, fingerprint))
-            .setPolicy(SchedulePolicy.newBuilder().setOverlap(ScheduleMapper.overlap(OverlapPolicy.SKIP)).build())
+            .setPolicy(
+                SchedulePolicy.newBuilder()
+                    .setOverlap(ScheduleMapper.overlap(OverlapPolicy.SKIP))
+                    .build())
             .setState(
                 ScheduleState.newBuilder()
                     .setPaused(!definition.enabled())
@@ -130,7 +133,8 @@ public final class BuiltInSchedules {
     return HOUSEKEEPING.equals(id) ? HousekeepingWorkflow.TYPE : HistoryRetentionWorkflow.TYPE;
   }
 
-  private static ScheduleActionStartWorkflow action(ScheduleDefinition definition, Fingerprint fingerprint) {
+  private static ScheduleActionStartWorkflow action(
+      ScheduleDefinition definition, Fingerprint fingerprint) {
     Initiator schedule = new Initiator(InitiatorType.Schedule, definition.id(), definition.name());
     Object input =
         HOUSEKEEPING.equals(definition.id())
@@ -148,7 +152,8 @@ public final class BuiltInSchedules {
                 .setWorkflowId(definition.id())
                 .setTaskQueue(TaskQueues.MAINTENANCE)
                 // A cycle is short; one stuck for long must not block the next ones forever.
-                .setWorkflowRunTimeout(Duration.ofHours(HOUSEKEEPING.equals(definition.id()) ? 1 : 12))
+                .setWorkflowRunTimeout(
+                    Duration.ofHours(HOUSEKEEPING.equals(definition.id()) ? 1 : 12))
                 .setMemo(memo)
                 .setStaticSummary(definition.name() + " (built in)")
                 .setStaticDetails(definition.description())
@@ -159,8 +164,15 @@ public final class BuiltInSchedules {
   static Fingerprint fingerprint(ScheduleDefinition definition) {
     Fingerprint base = ScheduleMapper.fingerprint(definition);
     String action =
-        hash("builtIn|" + definition.id() + "|" + workflowType(definition.id()) + "|"
-            + TaskQueues.MAINTENANCE + "|" + VERSION);
+        hash(
+            "builtIn|"
+                + definition.id()
+                + "|"
+                + workflowType(definition.id())
+                + "|"
+                + TaskQueues.MAINTENANCE
+                + "|"
+                + VERSION);
     return new Fingerprint(base.spec(), action, base.policies());
   }
 
@@ -184,12 +196,14 @@ public final class BuiltInSchedules {
 
   private static ScheduleDefinition definition(
       String id, String name, String description, Trigger trigger, boolean enabled) {
-    return new ScheduleDefinition(id, name, description, enabled, trigger, null, OverlapPolicy.SKIP, null, List.of());
+    return new ScheduleDefinition(
+        id, name, description, enabled, trigger, null, OverlapPolicy.SKIP, null, List.of());
   }
 
   private static String hash(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

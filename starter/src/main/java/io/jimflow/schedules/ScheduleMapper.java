@@ -107,11 +107,9 @@ public final class ScheduleMapper {
                         .build())
                 .setMemo(memo)
                 .setStaticSummary(
-                    ExecutionMetadata.summary(
-                        definition, input.initiator(), TriggerKind.Scheduled))
+                    ExecutionMetadata.summary(definition, input.initiator(), TriggerKind.Scheduled))
                 .setStaticDetails(
-                    ExecutionMetadata.details(
-                        definition, input.initiator(), TriggerKind.Scheduled))
+                    ExecutionMetadata.details(definition, input.initiator(), TriggerKind.Scheduled))
                 .build())
         .build();
   }

@@ -33,7 +33,9 @@ public final class ScheduleReconciler {
   public SchedulePlan plan(List<ScheduleDefinition> definitions) {
     List<DesiredSchedule> desired =
         new java.util.ArrayList<>(
-            BuiltInSchedules.userDefined(definitions).stream().map(ScheduleMapper::desired).toList());
+            BuiltInSchedules.userDefined(definitions).stream()
+                .map(ScheduleMapper::desired)
+                .toList());
     if (builtIns) {
       desired.addAll(BuiltInSchedules.desired(definitions));
     }
@@ -43,12 +45,14 @@ public final class ScheduleReconciler {
 
   /**
    * Creates the built-in schedules that are missing, with their defaults; leaves every other
-   * schedule, and built-ins a user re-timed or paused, as they are. For {@code ./jimflow dev} start.
+   * schedule, and built-ins a user re-timed or paused, as they are. For {@code ./jimflow dev}
+   * start.
    *
    * @return the ids created
    */
   public List<String> ensureBuiltIns() {
-    List<String> deployed = store.deployed(BuiltInSchedules.IDS).stream().map(DeployedSchedule::id).toList();
+    List<String> deployed =
+        store.deployed(BuiltInSchedules.IDS).stream().map(DeployedSchedule::id).toList();
     List<String> created = new java.util.ArrayList<>();
     for (DesiredSchedule builtIn : BuiltInSchedules.desired(List.of())) {
       if (!deployed.contains(builtIn.id())) {

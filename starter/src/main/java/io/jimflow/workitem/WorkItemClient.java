@@ -19,10 +19,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The work manager's API for programs: schedule, re-schedule, move, cancel, show and list work items.
+ * The work manager's API for programs: schedule, re-schedule, move, cancel, show and list work
+ * items.
  *
- * <p>Every item is addressed by its guid (the workflow id). Requests the item's lifecycle does not allow
- * (re-scheduling a started item, moving a running one, cancelling an ended one) throw {@link
+ * <p>Every item is addressed by its guid (the workflow id). Requests the item's lifecycle does not
+ * allow (re-scheduling a started item, moving a running one, cancelling an ended one) throw {@link
  * WorkItemRefusedException} with the reason.
  */
 public final class WorkItemClient {
@@ -34,8 +35,8 @@ public final class WorkItemClient {
   }
 
   /**
-   * Schedules an item, or atomically replaces the not-yet-started item with the same guid. An item whose
-   * previous life has ended is scheduled afresh.
+   * Schedules an item, or atomically replaces the not-yet-started item with the same guid. An item
+   * whose previous life has ended is scheduled afresh.
    *
    * @throws IllegalArgumentException naming every wrong field of {@code spec}
    * @throws WorkItemRefusedException when the item has already started
@@ -97,8 +98,8 @@ public final class WorkItemClient {
   }
 
   /**
-   * The item's state, category, instance count and full transition log. An ended item is read from its
-   * result, so no worker needs to be up for it.
+   * The item's state, category, instance count and full transition log. An ended item is read from
+   * its result, so no worker needs to be up for it.
    *
    * @throws WorkflowNotFoundException when no item has the guid
    */
@@ -128,7 +129,8 @@ public final class WorkItemClient {
                         m.getStartTime())));
     items.sort(
         java.util.Comparator.comparing(
-                WorkItemSummary::runStartedAt, java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder()))
+                WorkItemSummary::runStartedAt,
+                java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder()))
             .reversed());
     return items;
   }

@@ -17,9 +17,11 @@ class DataGenerateCommandTest {
   void generatesTheRequestedPeopleWithAProgressBar() throws Exception {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    var cli = JimflowCli.commandLine(settings -> {
-      throw new AssertionError("data generate needs no Temporal");
-    });
+    var cli =
+        JimflowCli.commandLine(
+            settings -> {
+              throw new AssertionError("data generate needs no Temporal");
+            });
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
     Path file = dir.resolve("data/hr.csv");
@@ -34,11 +36,15 @@ class DataGenerateCommandTest {
 
   @Test
   void aCountBelowOneIsBadInput() {
-    var cli = JimflowCli.commandLine(settings -> {
-      throw new AssertionError("not used");
-    });
+    var cli =
+        JimflowCli.commandLine(
+            settings -> {
+              throw new AssertionError("not used");
+            });
     cli.setErr(new PrintWriter(new StringWriter()));
-    assertThat(cli.execute("data", "generate", "--people", "0", "--out", dir.resolve("x.csv").toString()))
+    assertThat(
+            cli.execute(
+                "data", "generate", "--people", "0", "--out", dir.resolve("x.csv").toString()))
         .isEqualTo(JimflowCli.BAD_INPUT);
   }
 }

@@ -2,16 +2,16 @@ package io.jimflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jimflow.client.JimflowClient;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.workitem.FinishedInput;
 import io.jimflow.workitem.RunInput;
 import io.jimflow.workitem.RunResult;
 import io.jimflow.workitem.WorkItemActivities;
-import io.jimflow.client.JimflowClient;
-import io.temporal.client.schedules.ScheduleClient;
 import io.jimflow.workitem.WorkItemWorkflowImpl;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -34,10 +34,13 @@ class ItemsCommandTest {
   void setUp() {
     env = TestWorkflowEnvironment.newInstance();
     env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_STATE.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+        JimflowSearchAttributes.WORK_ITEM_STATE.getName(),
+        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_KIND.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.newWorker(TaskQueues.WORK_ITEMS).registerWorkflowImplementationTypes(WorkItemWorkflowImpl.class);
+        JimflowSearchAttributes.WORK_ITEM_KIND.getName(),
+        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.newWorker(TaskQueues.WORK_ITEMS)
+        .registerWorkflowImplementationTypes(WorkItemWorkflowImpl.class);
     env.newWorker(TaskQueues.WORK_ITEM_RUNS)
         .registerActivitiesImplementations(
             new WorkItemActivities() {
@@ -69,8 +72,20 @@ class ItemsCommandTest {
   void scheduleThenShowPrintsTheStateAndTheLog(@TempDir Path dir) throws Exception {
     Path state = dir.resolve("state.json");
     Files.writeString(state, "{\"path\":\"/data/big.csv\"}");
-    int code = cli.execute("items", "schedule", "--guid", "cli-1", "--kind", "line-count",
-        "--state-file", state.toString(), "--start", "+PT2H", "--max-run-time", "PT10M");
+    int code =
+        cli.execute(
+            "items",
+            "schedule",
+            "--guid",
+            "cli-1",
+            "--kind",
+            "line-count",
+            "--state-file",
+            state.toString(),
+            "--start",
+            "+PT2H",
+            "--max-run-time",
+            "PT10M");
     assertThat(code).as(err.toString()).isZero();
 
     code = cli.execute("items", "show", "cli-1");
@@ -103,16 +118,38 @@ class ItemsCommandTest {
 
   @Test
   void badInputExitsTwoAndSaysWhatIsWrong() {
-    assertThat(cli.execute("items", "schedule", "--guid", "b", "--kind", "k", "--start", "tomorrow"))
+    assertThat(
+            cli.execute("items", "schedule", "--guid", "b", "--kind", "k", "--start", "tomorrow"))
         .isEqualTo(2);
     assertThat(err.toString()).contains("--start: 'tomorrow' is neither an ISO instant");
 
-    assertThat(cli.execute("items", "schedule", "--guid", "b", "--kind", "k", "--start", "now",
-        "--max-run-time", "10 minutes")).isEqualTo(2);
+    assertThat(
+            cli.execute(
+                "items",
+                "schedule",
+                "--guid",
+                "b",
+                "--kind",
+                "k",
+                "--start",
+                "now",
+                "--max-run-time",
+                "10 minutes"))
+        .isEqualTo(2);
     assertThat(err.toString()).contains("--max-run-time: '10 minutes' is not an ISO-8601 duration");
 
-    assertThat(cli.execute("items", "schedule", "--guid", "b", "--kind", "k", "--suspended",
-        "--state", "{not json")).isEqualTo(2);
+    assertThat(
+            cli.execute(
+                "items",
+                "schedule",
+                "--guid",
+                "b",
+                "--kind",
+                "k",
+                "--suspended",
+                "--state",
+                "{not json"))
+        .isEqualTo(2);
     assertThat(err.toString()).contains("--state: not valid JSON");
 
     assertThat(cli.execute("items", "schedule", "--guid", "b", "--kind", "k")).isEqualTo(2);
@@ -142,12 +179,31 @@ class ItemsCommandTest {
 
     int code =
         offline.execute(
-            "items", "schedule", "--guid", "x", "--kind", "k", "--start", "now", "--max-restarts", "-5");
+            "items",
+            "schedule",
+            "--guid",
+            "x",
+            "--kind",
+            "k",
+            "--start",
+            "now",
+            "--max-restarts",
+            "-5");
     assertThat(
             offline.execute(
-                "items", "schedule", "--guid", "x", "--kind", "k", "--start", "now", "--grace", "PT0S"))
+                "items",
+                "schedule",
+                "--guid",
+                "x",
+                "--kind",
+                "k",
+                "--start",
+                "now",
+                "--grace",
+                "PT0S"))
         .isEqualTo(2);
-    assertThat(offlineErr.toString()).contains("work item x: gracePeriod: must be a positive duration, was PT0S");
+    assertThat(offlineErr.toString())
+        .contains("work item x: gracePeriod: must be a positive duration, was PT0S");
 
     assertThat(code).isEqualTo(2);
     assertThat(offlineErr.toString()).contains("--max-restarts: must be 0 or more, was -5");

@@ -38,7 +38,9 @@ class MaintenanceCommandsTest {
     env = TestWorkflowEnvironment.newInstance();
     Worker worker = env.newWorker(TaskQueues.MAINTENANCE);
     worker.registerWorkflowImplementationTypes(
-        HousekeepingWorkflowImpl.class, ClearConnectedSystemWorkflowImpl.class, DeleteConnectedSystemWorkflowImpl.class);
+        HousekeepingWorkflowImpl.class,
+        ClearConnectedSystemWorkflowImpl.class,
+        DeleteConnectedSystemWorkflowImpl.class);
     worker.registerActivitiesImplementations(new Recording());
     env.start();
   }
@@ -49,7 +51,8 @@ class MaintenanceCommandsTest {
   }
 
   private int run(String... args) {
-    CommandLine cli = JimflowCli.commandLine(settings -> new JimflowClient(env.getWorkflowClient(), null));
+    CommandLine cli =
+        JimflowCli.commandLine(settings -> new JimflowClient(env.getWorkflowClient(), null));
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     return cli.execute(args);

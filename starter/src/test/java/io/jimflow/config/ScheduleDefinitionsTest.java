@@ -274,7 +274,7 @@ class ScheduleDefinitionsTest {
   void aHeartbeatTimeoutNotShorterThanTheTimeoutIsReported() {
     assertThat(
             problems(
-                """
+"""
 schedules:
   - id: a
     steps:

@@ -35,28 +35,36 @@ class ExampleDataGeneratorTest {
       assertThat(fields).hasSize(10);
       assertThat(ids.add(fields[0])).isTrue();
     }
-    assertThat(lines).anyMatch(l -> l.endsWith(",Contractor,Active")).anyMatch(l -> l.endsWith(",Terminated"));
+    assertThat(lines)
+        .anyMatch(l -> l.endsWith(",Contractor,Active"))
+        .anyMatch(l -> l.endsWith(",Terminated"));
   }
 
   @Test
-  void everyRowReachesTheWriterBeforeTheNextIsMadeSoMemoryDoesNotGrowWithTheCount() throws IOException {
+  void everyRowReachesTheWriterBeforeTheNextIsMadeSoMemoryDoesNotGrowWithTheCount()
+      throws IOException {
     long[] characters = {0};
-    Writer counting = new Writer() {
-      @Override
-      public void write(char[] buffer, int offset, int length) {
-        characters[0] += length;
-      }
+    Writer counting =
+        new Writer() {
+          @Override
+          public void write(char[] buffer, int offset, int length) {
+            characters[0] += length;
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     long[] before = {0};
-    new ExampleDataGenerator(3).write(50_000, counting, n -> {
-      assertThat(characters[0]).as("written by row %d", n).isGreaterThan(before[0]);
-      before[0] = characters[0];
-    });
+    new ExampleDataGenerator(3)
+        .write(
+            50_000,
+            counting,
+            n -> {
+              assertThat(characters[0]).as("written by row %d", n).isGreaterThan(before[0]);
+              before[0] = characters[0];
+            });
   }
 }

@@ -35,8 +35,10 @@ class BuiltInSchedulesTest {
   void anApplyOfAFileWithoutThemCreatesTheBuiltInSchedules() {
     SchedulePlan plan = reconciler.apply(definitions(NIGHTLY));
 
-    assertThat(plan.changes()).extracting(Change::describe).containsExactly(
-        "create jimflow-history-retention", "create jimflow-housekeeping", "create nightly");
+    assertThat(plan.changes())
+        .extracting(Change::describe)
+        .containsExactly(
+            "create jimflow-history-retention", "create jimflow-housekeeping", "create nightly");
   }
 
   @Test
@@ -64,46 +66,61 @@ class BuiltInSchedulesTest {
   void anEntryOfAReservedIdReTimesOrPausesTheBuiltInAndDroppingItRestoresTheDefaults() {
     reconciler.apply(definitions());
 
-    SchedulePlan retimed = reconciler.apply(definitions(
-        """
+    SchedulePlan retimed =
+        reconciler.apply(
+            definitions(
+                """
           - id: jimflow-housekeeping
             trigger: {every: {minutes: 5}}
           - id: jimflow-history-retention
             enabled: false
         """));
-    assertThat(retimed.changes()).extracting(Change::describe).containsExactly(
-        "update jimflow-history-retention (paused: false -> true)", "update jimflow-housekeeping (spec)");
+    assertThat(retimed.changes())
+        .extracting(Change::describe)
+        .containsExactly(
+            "update jimflow-history-retention (paused: false -> true)",
+            "update jimflow-housekeeping (spec)");
     assertThat(store.schedules.get("jimflow-history-retention").paused()).isTrue();
 
     SchedulePlan restored = reconciler.apply(definitions());
-    assertThat(restored.changes()).extracting(Change::describe).containsExactly(
-        "update jimflow-history-retention (paused: true -> false)", "update jimflow-housekeeping (spec)");
+    assertThat(restored.changes())
+        .extracting(Change::describe)
+        .containsExactly(
+            "update jimflow-history-retention (paused: true -> false)",
+            "update jimflow-housekeeping (spec)");
   }
 
   @Test
   void aBuiltInEntryMayNotChangeWhatTheScheduleDoes() {
-    assertThatThrownBy(() -> definitions(
-            """
+    assertThatThrownBy(
+            () ->
+                definitions(
+                    """
               - id: jimflow-housekeeping
                 name: Mine now
                 steps:
                   - {index: 0, name: Count, executable: {path: count.sh}}
             """))
-        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
-            .extracting(ConfigProblem::format)
-            .containsExactly(
-                "test.yaml:3: schedules[0].name: 'name' cannot be set on the built-in schedule"
-                    + " 'jimflow-housekeeping': only 'trigger' and 'enabled' may be changed (its work is fixed)",
-                "test.yaml:4: schedules[0].steps: 'steps' cannot be set on the built-in schedule"
-                    + " 'jimflow-housekeeping': only 'trigger' and 'enabled' may be changed (its work is fixed)"));
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .extracting(ConfigProblem::format)
+                    .containsExactly(
+                        "test.yaml:3: schedules[0].name: 'name' cannot be set on the built-in schedule"
+                            + " 'jimflow-housekeeping': only 'trigger' and 'enabled' may be changed (its work is fixed)",
+                        "test.yaml:4: schedules[0].steps: 'steps' cannot be set on the built-in schedule"
+                            + " 'jimflow-housekeeping': only 'trigger' and 'enabled' may be changed (its work is fixed)"));
   }
 
   @Test
   void builtInsStartTheMaintenanceWorkflowsOnTheMaintenanceQueueAsTheSchedule() {
     List<DesiredSchedule> builtIns = BuiltInSchedules.desired(List.of());
 
-    ScheduleActionStartWorkflow housekeeping = (ScheduleActionStartWorkflow) builtIns.get(0).schedule().getAction();
-    ScheduleActionStartWorkflow retention = (ScheduleActionStartWorkflow) builtIns.get(1).schedule().getAction();
+    ScheduleActionStartWorkflow housekeeping =
+        (ScheduleActionStartWorkflow) builtIns.get(0).schedule().getAction();
+    ScheduleActionStartWorkflow retention =
+        (ScheduleActionStartWorkflow) builtIns.get(1).schedule().getAction();
 
     assertThat(housekeeping.getWorkflowType()).isEqualTo(HousekeepingWorkflow.TYPE);
     assertThat(housekeeping.getOptions().getTaskQueue()).isEqualTo(TaskQueues.MAINTENANCE);
@@ -118,10 +135,13 @@ class BuiltInSchedulesTest {
   @Test
   void ensuringBuiltInsCreatesOnlyMissingOnesAndKeepsAUsersRetiming() {
     new ScheduleReconciler(store).apply(definitions(NIGHTLY));
-    reconciler.apply(definitions("""
+    reconciler.apply(
+        definitions(
+            """
           - id: jimflow-housekeeping
             trigger: {every: {minutes: 5}}
-        """ + NIGHTLY));
+        """
+                + NIGHTLY));
     store.delete("jimflow-history-retention");
     Fingerprint retimed = store.schedules.get("jimflow-housekeeping").fingerprint();
 
@@ -134,6 +154,7 @@ class BuiltInSchedulesTest {
 
   private static List<ScheduleDefinition> definitions(String... schedules) {
     return ScheduleDefinitions.parse(
-        "schedules:" + (schedules.length == 0 ? " []\n" : "\n" + String.join("", schedules)), "test.yaml");
+        "schedules:" + (schedules.length == 0 ? " []\n" : "\n" + String.join("", schedules)),
+        "test.yaml");
   }
 }

@@ -17,7 +17,7 @@ class ScheduleMapperTest {
 
   private static final ScheduleDefinition NIGHTLY =
       ScheduleDefinitions.parse(
-              """
+"""
 schedules:
   - id: nightly
     name: Nightly HR Sync

@@ -41,9 +41,11 @@ class WorkItemClientTest {
   void setUp() {
     env = TestWorkflowEnvironment.newInstance();
     env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_STATE.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+        JimflowSearchAttributes.WORK_ITEM_STATE.getName(),
+        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_KIND.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+        JimflowSearchAttributes.WORK_ITEM_KIND.getName(),
+        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     Worker manager = env.newWorker(TaskQueues.WORK_ITEMS);
     manager.registerWorkflowImplementationTypes(WorkItemWorkflowImpl.class);
     activities = new RecordingActivities();
@@ -63,7 +65,8 @@ class WorkItemClientTest {
 
   @Test
   void aScheduledItemCanBeShownMovedReplacedAndCancelled() {
-    WorkItemView scheduled = items.schedule(WorkItemSpec.of("g1", "demo", "{\"n\":1}", inOneHour()));
+    WorkItemView scheduled =
+        items.schedule(WorkItemSpec.of("g1", "demo", "{\"n\":1}", inOneHour()));
     assertThat(scheduled.state()).isEqualTo(WorkItemState.WaitingForStart);
 
     Instant later = inOneHour().plus(Duration.ofHours(3));
@@ -75,20 +78,24 @@ class WorkItemClientTest {
     assertThat(shown.stateJson()).isEqualTo("{\"n\":2}");
     assertThat(shown.log())
         .extracting(WorkItemTransition::to)
-        .containsExactly(WorkItemState.WaitingForStart, WorkItemState.WaitingForStart, WorkItemState.Suspended);
+        .containsExactly(
+            WorkItemState.WaitingForStart, WorkItemState.WaitingForStart, WorkItemState.Suspended);
 
     items.cancel("g1", "no longer needed");
-    WorkItemView ended = env.getWorkflowClient().newUntypedWorkflowStub("g1").getResult(WorkItemView.class);
+    WorkItemView ended =
+        env.getWorkflowClient().newUntypedWorkflowStub("g1").getResult(WorkItemView.class);
     assertThat(ended.state()).isEqualTo(WorkItemState.Removed);
     assertThat(items.show("g1").state()).isEqualTo(WorkItemState.Removed);
-    assertThat(activities.finished).singleElement()
+    assertThat(activities.finished)
+        .singleElement()
         .satisfies(f -> assertThat(f.finalState()).isEqualTo(WorkItemState.Removed));
   }
 
   @Test
   void aSpecWithWrongFieldsIsRejectedBeforeAnythingIsScheduled() {
     WorkItemSpec bad =
-        WorkItemSpec.of("g2", "demo", null, inOneHour()).withRunTimes(Duration.ofMinutes(1), Duration.ZERO, null);
+        WorkItemSpec.of("g2", "demo", null, inOneHour())
+            .withRunTimes(Duration.ofMinutes(1), Duration.ZERO, null);
     assertThatThrownBy(() -> items.schedule(bad))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxRunTime: must be a positive duration");

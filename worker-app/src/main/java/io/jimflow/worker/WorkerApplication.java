@@ -38,12 +38,12 @@ public class WorkerApplication {
       }
       springArgs.add("--spring.temporal.connection.target=" + dev.target());
       if (!hasPortSetting(args) && DevServer.isListening("127.0.0.1", 8080)) {
-        // A second `./jimflow dev` shares the server; it must not fail on the first one's HTTP port.
+        // A second `./jimflow dev` shares the server; it must not fail on the first one's HTTP
+        // port.
         springArgs.add("--server.port=" + DevServer.freePort());
       }
       devMode = dev;
-      app.addListeners(
-          (ApplicationReadyEvent ready) -> printDevBanner(dev, ready));
+      app.addListeners((ApplicationReadyEvent ready) -> printDevBanner(dev, ready));
     }
     AtomicReference<ConfigurableApplicationContext> context = new AtomicReference<>();
     exitZeroOnTermination(context, devMode);
@@ -104,10 +104,13 @@ public class WorkerApplication {
     System.out.println(
         "  Temporal server  "
             + dev.target()
-            + (dev.ownsServer() ? " (started here; data in data/temporal.db)" : " (already running, reused)"));
+            + (dev.ownsServer()
+                ? " (started here; data in data/temporal.db)"
+                : " (already running, reused)"));
     System.out.println("  Temporal UI      " + dev.uiUrl());
     System.out.println("  Worker health    http://localhost:" + httpPort + "/actuator/health");
-    System.out.println("  Stop with Ctrl+C (SIGTERM): running steps checkpoint and end gracefully.");
+    System.out.println(
+        "  Stop with Ctrl+C (SIGTERM): running steps checkpoint and end gracefully.");
     System.out.println();
   }
 }

@@ -10,8 +10,8 @@ import org.springframework.stereotype.Component;
 /**
  * Starts the Temporal workers with the application and stops them gracefully: on SIGTERM polling
  * stops, running activities see the shutdown on their next heartbeat (and checkpoint), and the
- * process waits up to the grace period for them to end. The Spring Boot starter alone would shut the
- * factory down without waiting.
+ * process waits up to the grace period for them to end. The Spring Boot starter alone would shut
+ * the factory down without waiting.
  */
 @Component
 public class WorkerLifecycle implements SmartLifecycle {

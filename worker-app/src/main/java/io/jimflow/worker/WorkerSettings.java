@@ -18,7 +18,8 @@ public record WorkerSettings(
     Duration shutdownGracePeriod, Path heartbeatFile, Duration heartbeatInterval) {
 
   public WorkerSettings {
-    shutdownGracePeriod = shutdownGracePeriod == null ? Duration.ofSeconds(30) : shutdownGracePeriod;
+    shutdownGracePeriod =
+        shutdownGracePeriod == null ? Duration.ofSeconds(30) : shutdownGracePeriod;
     heartbeatFile = heartbeatFile == null ? Path.of("/tmp/healthcheck") : heartbeatFile;
     heartbeatInterval = heartbeatInterval == null ? Duration.ofSeconds(5) : heartbeatInterval;
   }

@@ -19,7 +19,9 @@ public class BareSequenceWorkflowImpl implements BareSequenceWorkflow {
   @Override
   public List<StepRunResult> run(ScheduleDefinition definition) {
     Map<Integer, List<StepDefinition>> groups = new TreeMap<>();
-    definition.steps().forEach(s -> groups.computeIfAbsent(s.index(), i -> new ArrayList<>()).add(s));
+    definition
+        .steps()
+        .forEach(s -> groups.computeIfAbsent(s.index(), i -> new ArrayList<>()).add(s));
     List<StepRunResult> results = new ArrayList<>();
     String id = Workflow.getInfo().getWorkflowId();
     for (List<StepDefinition> group : groups.values()) {
@@ -30,7 +32,8 @@ public class BareSequenceWorkflowImpl implements BareSequenceWorkflow {
         running.add(
             Async.function(
                 activities::runStep,
-                new StepRunRequest(results.size() + running.size(), id, definition.id(), null, step)));
+                new StepRunRequest(
+                    results.size() + running.size(), id, definition.id(), null, step)));
       }
       running.forEach(p -> results.add(p.get()));
     }

@@ -17,7 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class TimedStepActivities implements StepActivities {
 
-  record Span(String workflowId, int position, long startNanos, long endNanos, long startEpochMillis) {}
+  record Span(
+      String workflowId, int position, long startNanos, long endNanos, long startEpochMillis) {}
 
   final Map<String, List<Span>> spans = new ConcurrentHashMap<>();
 

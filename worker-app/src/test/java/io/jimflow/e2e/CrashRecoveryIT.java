@@ -3,12 +3,6 @@ package io.jimflow.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.TaskQueues;
-import io.jimflow.schedule.StepHeartbeat;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.workflow.v1.PendingActivityInfo;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
-import io.temporal.common.converter.DefaultDataConverter;
-import java.util.Optional;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
@@ -19,18 +13,24 @@ import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
+import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.worker.dev.DevServer;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.workflow.v1.PendingActivityInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -70,12 +70,15 @@ class CrashRecoveryIT {
         WorkflowStub.fromTyped(execution).getResult(120, TimeUnit.SECONDS, ExecutionResult.class);
 
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
-    assertThat(result.steps()).extracting(StepOutcome::name).containsExactly("prepare", "long count", "after");
+    assertThat(result.steps())
+        .extracting(StepOutcome::name)
+        .containsExactly("prepare", "long count", "after");
     StepOutcome longCount = result.steps().get(1);
     assertThat(longCount.status()).isEqualTo(StepStatus.Complete);
     assertThat(longCount.attempts()).isEqualTo(2);
     // The second attempt started from the checkpoint the killed one heartbeated, not from zero.
-    long resumedFrom = Long.parseLong(longCount.message().replaceAll("(?s).*counting from (\\d+) to 40.*", "$1"));
+    long resumedFrom =
+        Long.parseLong(longCount.message().replaceAll("(?s).*counting from (\\d+) to 40.*", "$1"));
     assertThat(resumedFrom).isPositive().isGreaterThanOrEqualTo(checkpointAtKill - 1);
     assertThat(longCount.stats()).containsEntry("processed", 40L);
     workerB.terminate(Duration.ofSeconds(30));
@@ -101,7 +104,10 @@ class CrashRecoveryIT {
     try {
       worker = env.startWorker("restart", Map.of("TEMPORAL_ADDRESS", server.target()));
       ScheduleDefinition definition =
-          schedule("server-restart", step(0, "count", "count.sh", "30", "0.2"), step(1, "after", "count.sh", "1", "0"));
+          schedule(
+              "server-restart",
+              step(0, "count", "count.sh", "30", "0.2"),
+              step(1, "after", "count.sh", "1", "0"));
       String id = "server-restart/" + UUID.randomUUID();
       ScheduleExecutionWorkflow execution = start(client(server), id, definition);
       awaitProcessed(client(server), id, 3, Duration.ofSeconds(60));
@@ -111,7 +117,8 @@ class CrashRecoveryIT {
       server = DevServer.start(options);
 
       ExecutionResult result =
-          WorkflowStub.fromTyped(client(server).newWorkflowStub(ScheduleExecutionWorkflow.class, id))
+          WorkflowStub.fromTyped(
+                  client(server).newWorkflowStub(ScheduleExecutionWorkflow.class, id))
               .getResult(180, TimeUnit.SECONDS, ExecutionResult.class);
       assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
       assertThat(result.steps()).extracting(StepOutcome::status).containsOnly(StepStatus.Complete);

@@ -53,37 +53,68 @@ class DataPlaneCrashIT {
   private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
 
   @Test
-  void aFullImportResumesAfterSigkillAndImportsEveryAnchorOnce(E2eEnvironment env) throws Exception {
+  void aFullImportResumesAfterSigkillAndImportsEveryAnchorOnce(E2eEnvironment env)
+      throws Exception {
     Path home = env.newDirectory("data-plane-crash");
     Path hr = home.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer out = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
       new ExampleDataGenerator(11).write(PEOPLE, out, n -> {});
       // Two rows again: the run reports them as duplicates, the connector space keeps one each.
-      out.write("E0000001,Again,Again,Again Again,a@example.org,Sales,Clerk,Remote,Employee,Active\n");
-      out.write("E0000002,Again,Again,Again Again,b@example.org,Sales,Clerk,Remote,Employee,Active\n");
+      out.write(
+          "E0000001,Again,Again,Again Again,a@example.org,Sales,Clerk,Remote,Employee,Active\n");
+      out.write(
+          "E0000002,Again,Again,Again Again,b@example.org,Sales,Clerk,Remote,Employee,Active\n");
     }
     String storeUrl = "jdbc:h2:file:" + home.resolve("store/jimflow") + ";FILE_LOCK=FS";
-    Map<String, String> workerEnv = Map.of(
-        "TEMPORAL_NAMESPACE", env.newNamespace("data-plane-crash"),
-        "JIMFLOW_STORE_URL", storeUrl,
-        "JIMFLOW_STORE_USERNAME", "sa",
-        "JIMFLOW_DATA_PLANE_BASE_DIRECTORY", home.toString());
+    Map<String, String> workerEnv =
+        Map.of(
+            "TEMPORAL_NAMESPACE",
+            env.newNamespace("data-plane-crash"),
+            "JIMFLOW_STORE_URL",
+            storeUrl,
+            "JIMFLOW_STORE_USERNAME",
+            "sa",
+            "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
+            home.toString());
     WorkflowClient client = env.client(workerEnv.get("TEMPORAL_NAMESPACE"));
     WorkerProcess workerA = env.startWorker("data-plane-a", workerEnv);
 
     String id = "data-plane-crash/" + UUID.randomUUID();
-    ScheduleExecutionWorkflow execution = client.newWorkflowStub(
-        ScheduleExecutionWorkflow.class,
-        WorkflowOptions.newBuilder().setWorkflowId(id).setTaskQueue(TaskQueues.SCHEDULES).build());
-    StepDefinition fullImport = new StepDefinition(0, "HR System - Full Import",
-        new RunProfileStep("HR System", "Full Import"), null, null, Duration.ofMinutes(20), null,
-        // Short, so the killed worker's attempt is noticed within seconds.
-        Duration.ofSeconds(5));
-    WorkflowClient.start(execution::run, new ScheduleExecutionInput(
-        new ScheduleDefinition("data-plane-crash", "data-plane-crash", null, true, null, null, null, null,
-            List.of(fullImport)),
-        TESTER, TriggerKind.Manual, null));
+    ScheduleExecutionWorkflow execution =
+        client.newWorkflowStub(
+            ScheduleExecutionWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(id)
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .build());
+    StepDefinition fullImport =
+        new StepDefinition(
+            0,
+            "HR System - Full Import",
+            new RunProfileStep("HR System", "Full Import"),
+            null,
+            null,
+            Duration.ofMinutes(20),
+            null,
+            // Short, so the killed worker's attempt is noticed within seconds.
+            Duration.ofSeconds(5));
+    WorkflowClient.start(
+        execution::run,
+        new ScheduleExecutionInput(
+            new ScheduleDefinition(
+                "data-plane-crash",
+                "data-plane-crash",
+                null,
+                true,
+                null,
+                null,
+                null,
+                null,
+                List.of(fullImport)),
+            TESTER,
+            TriggerKind.Manual,
+            null));
 
     awaitProcessed(client, id, 20_000, Duration.ofMinutes(5));
     workerA.kill();
@@ -105,13 +136,21 @@ class DataPlaneCrashIT {
 
     try (Connection store = DriverManager.getConnection(storeUrl, "sa", "");
         Statement sql = store.createStatement()) {
-      assertThat(count(sql, "select count(*) from cso where connected_system_id = 'hr'")).isEqualTo(PEOPLE);
-      assertThat(count(sql, "select count(distinct anchor) from cso where connected_system_id = 'hr'")).isEqualTo(PEOPLE);
+      assertThat(count(sql, "select count(*) from cso where connected_system_id = 'hr'"))
+          .isEqualTo(PEOPLE);
+      assertThat(
+              count(sql, "select count(distinct anchor) from cso where connected_system_id = 'hr'"))
+          .isEqualTo(PEOPLE);
       assertThat(count(sql, "select count(*) from run_item")).isEqualTo(PEOPLE + 2L);
-      assertThat(count(sql, "select count(*) from (select object_ref, change_type, error_type from run_item"
-          + " group by object_ref, change_type, error_type having count(*) > 1) d")).isZero();
+      assertThat(
+              count(
+                  sql,
+                  "select count(*) from (select object_ref, change_type, error_type from run_item"
+                      + " group by object_ref, change_type, error_type having count(*) > 1) d"))
+          .isZero();
       assertThat(count(sql, "select attempts from run_record")).isEqualTo(2);
-      // The second attempt continued from a committed page: it did not read the file from the start.
+      // The second attempt continued from a committed page: it did not read the file from the
+      // start.
       assertThat(processedAtKill).isPositive();
     }
   }
@@ -124,21 +163,32 @@ class DataPlaneCrashIT {
   }
 
   private static long heartbeatProcessed(WorkflowClient client, String workflowId) {
-    var described = client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
-        DescribeWorkflowExecutionRequest.newBuilder()
-            .setNamespace(client.getOptions().getNamespace())
-            .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-            .build());
+    var described =
+        client
+            .getWorkflowServiceStubs()
+            .blockingStub()
+            .describeWorkflowExecution(
+                DescribeWorkflowExecutionRequest.newBuilder()
+                    .setNamespace(client.getOptions().getNamespace())
+                    .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                    .build());
     return described.getPendingActivitiesList().stream()
         .filter(PendingActivityInfo::hasHeartbeatDetails)
-        .mapToLong(a -> DefaultDataConverter.STANDARD_INSTANCE
-            .fromPayloads(0, Optional.of(a.getHeartbeatDetails()), StepHeartbeat.class, StepHeartbeat.class)
-            .processed())
+        .mapToLong(
+            a ->
+                DefaultDataConverter.STANDARD_INSTANCE
+                    .fromPayloads(
+                        0,
+                        Optional.of(a.getHeartbeatDetails()),
+                        StepHeartbeat.class,
+                        StepHeartbeat.class)
+                    .processed())
         .max()
         .orElse(0);
   }
 
-  private static void awaitProcessed(WorkflowClient client, String workflowId, long atLeast, Duration timeout)
+  private static void awaitProcessed(
+      WorkflowClient client, String workflowId, long atLeast, Duration timeout)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {

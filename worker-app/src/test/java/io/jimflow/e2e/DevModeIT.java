@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./jimflow dev} as a user runs it: the embedded default on 7233/8233/8080, a second instance
- * reusing the server, and SIGTERM ending both with exit code 0.
+ * {@code ./jimflow dev} as a user runs it: the embedded default on 7233/8233/8080, a second
+ * instance reusing the server, and SIGTERM ending both with exit code 0.
  */
 class DevModeIT {
 
@@ -60,7 +60,9 @@ class DevModeIT {
       assertThat(Duration.between(beat, Instant.now())).isLessThan(Duration.ofSeconds(10));
       assertThat(Files.exists(home.resolve("data/temporal.db"))).isTrue();
 
-      second = startDev(projectHome, cli, home, home.resolve("healthcheck2"), home.resolve("second.log"));
+      second =
+          startDev(
+              projectHome, cli, home, home.resolve("healthcheck2"), home.resolve("second.log"));
       String secondBanner = awaitBanner(second, home.resolve("second.log"));
       assertThat(secondBanner).contains("already running, reused");
       assertThat(body(healthUrl(secondBanner))).contains("\"status\":\"UP\"");
@@ -129,7 +131,8 @@ class DevModeIT {
 
   private static int httpGet(String url) throws Exception {
     return HttpClient.newHttpClient()
-        .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
+        .send(
+            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
         .statusCode();
   }
 

@@ -1,17 +1,17 @@
 package io.jimflow.e2e;
 
+import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.DevServerException;
 import io.jimflow.worker.dev.TemporalCli;
-import io.jimflow.common.JimflowSearchAttributes;
+import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
+import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
-import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
-import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,8 +60,9 @@ public final class E2eEnvironment implements AutoCloseable {
   }
 
   /**
-   * Starts the dev server. E2E tests are never skipped for a missing CLI: it is located or installed
-   * (see {@link TemporalCli}), or the run fails with the error that says how to install it.
+   * Starts the dev server. E2E tests are never skipped for a missing CLI: it is located or
+   * installed (see {@link TemporalCli}), or the run fails with the error that says how to install
+   * it.
    */
   static E2eEnvironment start() {
     Path projectHome =
@@ -170,7 +171,10 @@ public final class E2eEnvironment implements AutoCloseable {
         stubs
             .blockingStub()
             .listWorkflowExecutions(
-                ListWorkflowExecutionsRequest.newBuilder().setNamespace(name).setPageSize(1).build());
+                ListWorkflowExecutionsRequest.newBuilder()
+                    .setNamespace(name)
+                    .setPageSize(1)
+                    .build());
         return name;
       } catch (RuntimeException notYet) {
         if (System.nanoTime() > deadline) {
@@ -194,7 +198,9 @@ public final class E2eEnvironment implements AutoCloseable {
 
   /** The search attribute names every e2e server has registered. */
   public List<String> searchAttributeNames() {
-    return JimflowSearchAttributes.ALL.stream().map(JimflowSearchAttributes.Registration::name).toList();
+    return JimflowSearchAttributes.ALL.stream()
+        .map(JimflowSearchAttributes.Registration::name)
+        .toList();
   }
 
   /**

@@ -42,19 +42,33 @@ class HousekeepingScheduleIT {
     String url = "jdbc:h2:file:" + dir.resolve("jimflow") + ";AUTO_SERVER=TRUE";
     // Its own namespace: no other test's worker (with another store) may take the housekeeping run.
     String namespace = env.newNamespace("housekeeping");
-    ScheduleClient schedules = ScheduleClient.newInstance(
-        env.stubs(), ScheduleClientOptions.newBuilder().setNamespace(namespace).build());
-    WorkerProcess worker = env.startWorker(
-        "housekeeping", Map.of("JIMFLOW_STORE_URL", url, "TEMPORAL_NAMESPACE", namespace));
-    ScheduleReconciler reconciler = ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules));
+    ScheduleClient schedules =
+        ScheduleClient.newInstance(
+            env.stubs(), ScheduleClientOptions.newBuilder().setNamespace(namespace).build());
+    WorkerProcess worker =
+        env.startWorker(
+            "housekeeping", Map.of("JIMFLOW_STORE_URL", url, "TEMPORAL_NAMESPACE", namespace));
+    ScheduleReconciler reconciler =
+        ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules));
     try (Store store = Store.open(new StoreSettings(url, "sa", "", 2))) {
       Metaverse metaverse = new Metaverse(Clock.systemUTC(), Map.of());
-      store.inTransaction(c -> {
-        metaverse.insert(c, List.of(
-            new MvoRow("gone-1", "person", Map.of("employeeId", "1"), Instant.now().minusSeconds(5)),
-            new MvoRow("kept-1", "person", Map.of("employeeId", "2"), Instant.now().plus(Duration.ofDays(1)))));
-        return null;
-      });
+      store.inTransaction(
+          c -> {
+            metaverse.insert(
+                c,
+                List.of(
+                    new MvoRow(
+                        "gone-1",
+                        "person",
+                        Map.of("employeeId", "1"),
+                        Instant.now().minusSeconds(5)),
+                    new MvoRow(
+                        "kept-1",
+                        "person",
+                        Map.of("employeeId", "2"),
+                        Instant.now().plus(Duration.ofDays(1)))));
+            return null;
+          });
 
       reconciler.apply(List.of());
       // Schedule listings come from visibility, which lags a moment behind a create.
@@ -66,10 +80,15 @@ class HousekeepingScheduleIT {
         Thread.sleep(250);
         listed = client.listSchedules();
       }
-      assertThat(listed).filteredOn(ScheduleSummary::builtIn).extracting(ScheduleSummary::id)
-          .containsExactlyInAnyOrder(BuiltInSchedules.HOUSEKEEPING, BuiltInSchedules.HISTORY_RETENTION);
-      assertThat(listed).filteredOn(s -> s.id().equals(BuiltInSchedules.HISTORY_RETENTION))
-          .singleElement().satisfies(s -> assertThat(s.trigger()).contains("30 2 * * *"));
+      assertThat(listed)
+          .filteredOn(ScheduleSummary::builtIn)
+          .extracting(ScheduleSummary::id)
+          .containsExactlyInAnyOrder(
+              BuiltInSchedules.HOUSEKEEPING, BuiltInSchedules.HISTORY_RETENTION);
+      assertThat(listed)
+          .filteredOn(s -> s.id().equals(BuiltInSchedules.HISTORY_RETENTION))
+          .singleElement()
+          .satisfies(s -> assertThat(s.trigger()).contains("30 2 * * *"));
       // The schedule fires every minute; trigger it now instead of waiting for the next minute.
       schedules.getHandle(BuiltInSchedules.HOUSEKEEPING).trigger();
 
@@ -78,18 +97,22 @@ class HousekeepingScheduleIT {
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (record.isEmpty() && System.nanoTime() < deadline) {
         Thread.sleep(500);
-        record = store.inTransaction(c -> runs.list(c, MaintenanceKind.Housekeeping, 10)).stream()
-            .filter(r -> r.endedAt() != null)
-            .findFirst();
+        record =
+            store.inTransaction(c -> runs.list(c, MaintenanceKind.Housekeeping, 10)).stream()
+                .filter(r -> r.endedAt() != null)
+                .findFirst();
       }
 
-      assertThat(record).as("a housekeeping run record; worker log:\n%s", worker.logTail(40)).isPresent();
+      assertThat(record)
+          .as("a housekeeping run record; worker log:\n%s", worker.logTail(40))
+          .isPresent();
       assertThat(record.get().status()).isEqualTo("Complete");
       assertThat(record.get().totals()).containsEntry("mvosDeleted", 1L);
       assertThat(record.get().initiator().type()).isEqualTo(InitiatorType.Schedule);
       assertThat(record.get().initiator().id()).isEqualTo(BuiltInSchedules.HOUSEKEEPING);
       assertThat(record.get().workflowId()).startsWith(BuiltInSchedules.HOUSEKEEPING);
-      Map<String, MvoRow> left = store.inTransaction(c -> metaverse.findByIds(c, List.of("gone-1", "kept-1")));
+      Map<String, MvoRow> left =
+          store.inTransaction(c -> metaverse.findByIds(c, List.of("gone-1", "kept-1")));
       assertThat(left).containsOnlyKeys("kept-1");
     } finally {
       for (String id : BuiltInSchedules.IDS) {

@@ -271,7 +271,7 @@ class SchedulesIT {
     Path file = env.newDirectory("run").resolve("schedules.yaml");
     Files.writeString(
         file,
-        """
+"""
 schedules:
   - id: e2e-run-ok
     steps:

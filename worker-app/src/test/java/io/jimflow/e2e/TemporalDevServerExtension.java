@@ -36,7 +36,8 @@ public final class TemporalDevServerExtension implements ParameterResolver {
     return context
         .getRoot()
         .getStore(NAMESPACE)
-        .getOrComputeIfAbsent("environment", key -> new Resource(E2eEnvironment.start()), Resource.class)
+        .getOrComputeIfAbsent(
+            "environment", key -> new Resource(E2eEnvironment.start()), Resource.class)
         .environment();
   }
 

@@ -52,9 +52,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * What an operator sees of jimflow in the Temporal Web UI, checked in a real headless Chromium: the
- * workflow list filtered by schedule, a running execution's step rail and heartbeat progress, a failed
- * execution's failed step, and the schedule on the Schedules page. Screenshots land in {@code
- * worker-app/target/ui-screenshots/} (docs/images/ holds copies).
+ * workflow list filtered by schedule, a running execution's step rail and heartbeat progress, a
+ * failed execution's failed step, and the schedule on the Schedules page. Screenshots land in
+ * {@code worker-app/target/ui-screenshots/} (docs/images/ holds copies).
  *
  * <p>Needs Debian's {@code chromium} and {@code chromium-driver}; without them the test is skipped,
  * except under CI ({@code CI=true}), where that fails.
@@ -92,7 +92,8 @@ class TemporalUiIT {
       return;
     }
 
-    // Both paths are given, so Selenium Manager has nothing to find; offline makes sure it fetches nothing.
+    // Both paths are given, so Selenium Manager has nothing to find; offline makes sure it fetches
+    // nothing.
     System.setProperty("SE_OFFLINE", "true");
     Path profile = Files.createTempDirectory("jimflow-chromium-");
     ChromeOptions options = new ChromeOptions();
@@ -152,12 +153,12 @@ class TemporalUiIT {
     String ui = env.uiUrl() + "/namespaces/" + env.namespace();
 
     // The list, filtered the way an operator types it into the filter box.
-    browser.get(
-        ui + "/workflows?query=" + encode("JimflowScheduleId=\"" + SCHEDULE_ID + "\""));
+    browser.get(ui + "/workflows?query=" + encode("JimflowScheduleId=\"" + SCHEDULE_ID + "\""));
     waitForText("list", running, failed);
     screenshot("workflow-list");
 
-    // A running execution: the step rail in its current details, the step's progress in its heartbeat.
+    // A running execution: the step rail in its current details, the step's progress in its
+    // heartbeat.
     browser.get(ui + "/workflows/" + encode(running) + "/" + runId(env, running) + "/history");
     // Each activity's summary names its step and what it runs.
     waitForText("running", running, "HR import · executable count.sh");
@@ -178,8 +179,12 @@ class TemporalUiIT {
 
     // A failed execution: the failure names the failed step and why.
     browser.get(ui + "/workflows/" + encode(failed) + "/" + runId(env, failed) + "/history");
-    page = waitForText(
-            "failed", "Failed", "'Directory export' FailedWithError", "exited with code 4: stderr: directory unreachable");
+    page =
+        waitForText(
+            "failed",
+            "Failed",
+            "'Directory export' FailedWithError",
+            "exited with code 4: stderr: directory unreachable");
     assertThat(page).contains("Stopped after step group 2 of 3");
     screenshot("failed-execution");
 
@@ -195,7 +200,8 @@ class TemporalUiIT {
     jimflow.triggerSchedule(SCHEDULE_ID);
     String scheduled = awaitScheduledRun(jimflow);
     assertThat(scheduled).matches(SCHEDULE_ID + "-\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
-    browser.get(ui + "/workflows/" + encode(scheduled) + "/" + runId(env, scheduled) + "/user-metadata");
+    browser.get(
+        ui + "/workflows/" + encode(scheduled) + "/" + runId(env, scheduled) + "/user-metadata");
     waitForText("scheduled run", scheduled, "UI Nightly Sync · scheduled run", "Trigger Scheduled");
   }
 
@@ -209,7 +215,8 @@ class TemporalUiIT {
     if (jimflow.listSchedules().stream().anyMatch(s -> s.id().equals(SCHEDULE_ID))) {
       jimflow.deleteSchedule(SCHEDULE_ID, false);
     }
-    for (ExecutionSummary open : jimflow.listExecutions(SCHEDULE_ID, ExecutionStatus.InProgress, 20)) {
+    for (ExecutionSummary open :
+        jimflow.listExecutions(SCHEDULE_ID, ExecutionStatus.InProgress, 20)) {
       if (jimflow.isOpen(open.workflowId())) {
         jimflow.cancel(open.workflowId());
       }
@@ -256,7 +263,8 @@ class TemporalUiIT {
         null,
         Duration.ofMinutes(5),
         attempts == null ? null : new RetrySettings(attempts, null, null),
-        // Short, so heartbeats (sent at most every 0.8 x this) reach the server while the test looks.
+        // Short, so heartbeats (sent at most every 0.8 x this) reach the server while the test
+        // looks.
         Duration.ofSeconds(2));
   }
 
@@ -278,8 +286,16 @@ class TemporalUiIT {
       screenshot("timeout-" + what);
       Files.writeString(screenshots.resolve("timeout-" + what + ".txt"), bodyText(browser));
       throw new AssertionError(
-          "The " + what + " page at " + browser.getCurrentUrl() + " did not show all of "
-              + List.of(texts) + " within " + WAIT + "; its text is in " + screenshots,
+          "The "
+              + what
+              + " page at "
+              + browser.getCurrentUrl()
+              + " did not show all of "
+              + List.of(texts)
+              + " within "
+              + WAIT
+              + "; its text is in "
+              + screenshots,
           e);
     }
   }
@@ -308,16 +324,14 @@ class TemporalUiIT {
     WebElement tab =
         new WebDriverWait(browser, WAIT)
             .until(d -> d.findElement(By.cssSelector("[data-testid='" + testId + "']")));
-    ((JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView({block: 'center'});", tab);
+    ((JavascriptExecutor) browser)
+        .executeScript("arguments[0].scrollIntoView({block: 'center'});", tab);
     tab.click();
   }
 
   private static void clickText(String text) {
     new WebDriverWait(browser, WAIT)
-        .until(
-            d ->
-                d.findElement(
-                    By.xpath("//*[normalize-space(text())='" + text + "']")))
+        .until(d -> d.findElement(By.xpath("//*[normalize-space(text())='" + text + "']")))
         .click();
   }
 
@@ -331,7 +345,8 @@ class TemporalUiIT {
   private static void screenshot(String name) throws IOException {
     Files.writeString(screenshots.resolve(name + ".txt"), bodyText(browser));
     File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-    Files.copy(shot.toPath(), screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(
+        shot.toPath(), screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
   }
 
   private static String encode(String s) {

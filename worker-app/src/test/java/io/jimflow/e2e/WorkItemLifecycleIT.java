@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Work items with real worker processes: a graceful shutdown ends the item ShutdownConfirmed and the
- * restarted instance continues from the saved offset; a killed worker is noticed by the heartbeat
- * timeout and the item restarts Aborted → AbortedRestart, again from its last checkpoint.
+ * Work items with real worker processes: a graceful shutdown ends the item ShutdownConfirmed and
+ * the restarted instance continues from the saved offset; a killed worker is noticed by the
+ * heartbeat timeout and the item restarts Aborted → AbortedRestart, again from its last checkpoint.
  */
 @ExtendWith(TemporalDevServerExtension.class)
 class WorkItemLifecycleIT {

@@ -18,7 +18,9 @@ class WorkerAppIT {
       throws Exception {
     WorkerProcess worker = env.sharedWorker();
 
-    assertThat(worker.health()).startsWith("{\"status\":\"UP\"").contains("\"workersStarted\":true");
+    assertThat(worker.health())
+        .startsWith("{\"status\":\"UP\"")
+        .contains("\"workersStarted\":true");
     Thread.sleep(2_000);
     Instant written = Instant.parse(Files.readString(worker.heartbeatFile()).strip());
     assertThat(Duration.between(written, Instant.now())).isLessThan(Duration.ofSeconds(10));

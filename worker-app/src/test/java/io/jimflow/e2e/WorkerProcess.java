@@ -86,7 +86,8 @@ public final class WorkerProcess {
       sleep(250);
     }
     kill();
-    throw new IllegalStateException("Worker " + name + " not healthy in time; log:\n" + logTail(40));
+    throw new IllegalStateException(
+        "Worker " + name + " not healthy in time; log:\n" + logTail(40));
   }
 
   /** The actuator health document, or "" when it does not answer. */

@@ -29,7 +29,8 @@ class ComposeFileTest {
     List<String> tool = composeTool();
     List<String> command = new ArrayList<>(tool);
     command.addAll(List.of("-f", composeFile.toString(), "config", "-q"));
-    Process p = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as("%s says:%n%s", String.join(" ", command), out).isZero();

@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * The custom search attributes jimflow keeps current on its workflows.
  *
- * <p>They must be registered on the server before use: the dev server launcher passes {@link #ALL} as
- * {@code --search-attribute NAME=TYPE}; a production cluster registers them once with {@code temporal
- * operator search-attribute create}.
+ * <p>They must be registered on the server before use: the dev server launcher passes {@link #ALL}
+ * as {@code --search-attribute NAME=TYPE}; a production cluster registers them once with {@code
+ * temporal operator search-attribute create}.
  */
 public final class JimflowSearchAttributes {
 
@@ -23,7 +23,10 @@ public final class JimflowSearchAttributes {
   public static final SearchAttributeKey<String> WORK_ITEM_KIND =
       SearchAttributeKey.forKeyword("JimflowWorkItemKind");
 
-  /** Every key with its server type name, as {@code temporal server start-dev --search-attribute} takes it. */
+  /**
+   * Every key with its server type name, as {@code temporal server start-dev --search-attribute}
+   * takes it.
+   */
   public static final List<Registration> ALL =
       List.of(
           new Registration(SCHEDULE_ID.getName(), "Keyword"),

@@ -18,7 +18,9 @@ public class DataGenerationWorkflowImpl implements DataGenerationWorkflow {
               .setRetryOptions(
                   RetryOptions.newBuilder()
                       .setMaximumAttempts(3)
-                      .setDoNotRetry(DataGenerationActivities.NO_GENERATOR, IllegalArgumentException.class.getName())
+                      .setDoNotRetry(
+                          DataGenerationActivities.NO_GENERATOR,
+                          IllegalArgumentException.class.getName())
                       .build())
               .build());
 
@@ -34,6 +36,7 @@ public class DataGenerationWorkflowImpl implements DataGenerationWorkflow {
     // Fixed once, so that a retried attempt writes the same people.
     long seed = input.seed() != null ? input.seed() : Workflow.newRandom().nextLong();
     return activities.generate(
-        new DataGenerationInput(input.people(), input.outFile(), seed, Initiators.orSystem(input.initiator())));
+        new DataGenerationInput(
+            input.people(), input.outFile(), seed, Initiators.orSystem(input.initiator())));
   }
 }

@@ -18,7 +18,8 @@ public class DeleteConnectedSystemWorkflowImpl implements DeleteConnectedSystemW
             input,
             (runRecordId, totals) -> {
               SystemRunRequest request =
-                  new SystemRunRequest(input.connectedSystem(), runRecordId, Initiators.orSystem(input.initiator()));
+                  new SystemRunRequest(
+                      input.connectedSystem(), runRecordId, Initiators.orSystem(input.initiator()));
               // Orphans first: once the system is gone nothing tells which MVOs it held.
               totals.putAll(activities.markOrphanedMvos(request));
               totals.putAll(activities.deleteConnectedSystem(request));

@@ -10,4 +10,5 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
  *     default); null, or null periods, keep those
  * @param batchSize rows deleted per transaction; null for the worker's configured size
  */
-public record HistoryRetentionInput(Initiator initiator, RetentionPolicy overrides, Integer batchSize) {}
+public record HistoryRetentionInput(
+    Initiator initiator, RetentionPolicy overrides, Integer batchSize) {}

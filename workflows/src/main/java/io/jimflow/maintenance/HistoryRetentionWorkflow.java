@@ -5,8 +5,8 @@ import io.temporal.workflow.WorkflowMethod;
 
 /**
  * Deletes CSO changes, MVO changes and ended run records (with their run items) older than their
- * retention periods, in short transactions, and records the totals in a maintenance run record.
- * The built-in schedule {@code jimflow-history-retention} starts it daily at 02:30.
+ * retention periods, in short transactions, and records the totals in a maintenance run record. The
+ * built-in schedule {@code jimflow-history-retention} starts it daily at 02:30.
  *
  * <p>Ends Failed (non-retryable ApplicationFailure) only when no kind could be purged.
  */

@@ -40,7 +40,8 @@ public class HistoryRetentionWorkflowImpl implements HistoryRetentionWorkflow {
       for (HistoryKind kind : HistoryKind.values()) {
         try {
           PurgeResult result =
-              purge.purgeHistory(new PurgeRequest(kind, asOf, input.overrides(), input.batchSize()));
+              purge.purgeHistory(
+                  new PurgeRequest(kind, asOf, input.overrides(), input.batchSize()));
           totals.put(kind.totalName(), result.deleted());
           if (kind == HistoryKind.RunRecords) {
             totals.put("runItemsDeleted", result.itemsDeleted());
@@ -57,12 +58,15 @@ public class HistoryRetentionWorkflowImpl implements HistoryRetentionWorkflow {
       finish(runRecordId, "Cancelled", "cancelled", totals);
       throw e;
     }
-    String status = errors.isEmpty() ? "Complete" : totals.isEmpty() ? "FailedWithError" : "CompleteWithError";
+    String status =
+        errors.isEmpty() ? "Complete" : totals.isEmpty() ? "FailedWithError" : "CompleteWithError";
     finish(runRecordId, status, errors.isEmpty() ? null : String.join("; ", errors), totals);
     HistoryRetentionResult result = new HistoryRetentionResult(runRecordId, status, totals, errors);
     if (totals.isEmpty()) {
       throw ApplicationFailure.newNonRetryableFailure(
-          "history retention failed: " + String.join("; ", errors), "HistoryRetentionFailed", result);
+          "history retention failed: " + String.join("; ", errors),
+          "HistoryRetentionFailed",
+          result);
     }
     return result;
   }

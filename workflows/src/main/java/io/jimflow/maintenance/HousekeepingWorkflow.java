@@ -6,8 +6,8 @@ import io.temporal.workflow.WorkflowMethod;
 
 /**
  * One housekeeping cycle (JIM's idle-time housekeeping): deletes the MVOs whose deletion grace
- * period has passed, at most the cycle's cap, deprovisioning them where outbound rules say so.
- * The built-in schedule {@code jimflow-housekeeping} starts it every minute.
+ * period has passed, at most the cycle's cap, deprovisioning them where outbound rules say so. The
+ * built-in schedule {@code jimflow-housekeeping} starts it every minute.
  */
 @WorkflowInterface
 public interface HousekeepingWorkflow {

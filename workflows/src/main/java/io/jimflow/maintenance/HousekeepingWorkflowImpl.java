@@ -25,7 +25,8 @@ public class HousekeepingWorkflowImpl implements HousekeepingWorkflow {
               Workflow.getInfo().getWorkflowId(),
               input.maxMvosPerCycle()));
     } catch (ActivityFailure e) {
-      // A record the lost attempts opened must not stay InProgress; finishing a missing one is a no-op.
+      // A record the lost attempts opened must not stay InProgress; finishing a missing one is a
+      // no-op.
       Workflow.newDetachedCancellationScope(
               () ->
                   Workflow.newActivityStub(MaintenanceActivities.class, MaintenanceOptions.SHORT)

@@ -20,9 +20,10 @@ public interface MaintenanceActivities {
   String SYSTEM_BUSY = "ConnectedSystemBusy";
 
   /**
-   * Deletes the MVOs whose grace period has passed, at most the cycle's cap: creates the deprovision
-   * exports the outbound rules ask for, then deletes each MVO and records the deletion in its change
-   * history with whoever initiated it. Writes a run record only if there was something to delete.
+   * Deletes the MVOs whose grace period has passed, at most the cycle's cap: creates the
+   * deprovision exports the outbound rules ask for, then deletes each MVO and records the deletion
+   * in its change history with whoever initiated it. Writes a run record only if there was
+   * something to delete.
    */
   @ActivityMethod(name = "DeleteDueMvos")
   MvoDeletionResult deleteDueMvos(MvoDeletionRequest request);
@@ -40,9 +41,9 @@ public interface MaintenanceActivities {
   void finishRun(FinishRunRequest request);
 
   /**
-   * Marks a connected system as being cleared or deleted, so its run profiles refuse to run.
-   * Fails non-retryably ({@link #SYSTEM_BUSY}) while another operation or a run profile holds it,
-   * and ({@link #UNKNOWN_SYSTEM}) when the store does not know it.
+   * Marks a connected system as being cleared or deleted, so its run profiles refuse to run. Fails
+   * non-retryably ({@link #SYSTEM_BUSY}) while another operation or a run profile holds it, and
+   * ({@link #UNKNOWN_SYSTEM}) when the store does not know it.
    */
   @ActivityMethod(name = "BeginSystemOperation")
   void beginSystemOperation(SystemOperationRequest request);
@@ -70,7 +71,8 @@ public interface MaintenanceActivities {
    * @param runRecordId the id the run record gets if the cycle finds work (stable across retries)
    * @param maxMvos the cycle's cap; null for the worker's configured one
    */
-  record MvoDeletionRequest(String runRecordId, Initiator initiator, String workflowId, Integer maxMvos) {}
+  record MvoDeletionRequest(
+      String runRecordId, Initiator initiator, String workflowId, Integer maxMvos) {}
 
   /**
    * @param runRecordId null when nothing was due (no run record written)
@@ -78,30 +80,43 @@ public interface MaintenanceActivities {
    * @param deprovisionExports how many delete exports it created
    * @param capReached whether the cap stopped it (more MVOs may be due)
    */
-  record MvoDeletionResult(String runRecordId, int mvosDeleted, int deprovisionExports, boolean capReached) {}
+  record MvoDeletionResult(
+      String runRecordId, int mvosDeleted, int deprovisionExports, boolean capReached) {}
 
   /**
    * @param asOf the instant retention periods count back from, fixed by the workflow
    * @param overrides periods that replace the worker's configured ones; null for none
    * @param batchSize rows per transaction; null for the worker's configured size
    */
-  record PurgeRequest(HistoryKind kind, Instant asOf, RetentionPolicy overrides, Integer batchSize) {}
+  record PurgeRequest(
+      HistoryKind kind, Instant asOf, RetentionPolicy overrides, Integer batchSize) {}
 
   /**
    * @param cutoff entries written before it were deleted
    * @param deleted how many entries (change entries, or run records) went
    * @param itemsDeleted run records only: how many of their run items went with them
    */
-  record PurgeResult(HistoryKind kind, Instant cutoff, long deleted, long itemsDeleted, long batches) {}
+  record PurgeResult(
+      HistoryKind kind, Instant cutoff, long deleted, long itemsDeleted, long batches) {}
 
-  /** @param connectedSystem null for runs not about one system (housekeeping, retention) */
+  /**
+   * @param connectedSystem null for runs not about one system (housekeeping, retention)
+   */
   record OpenRunRequest(
-      String runRecordId, MaintenanceKind kind, String connectedSystem, Initiator initiator, String workflowId) {}
+      String runRecordId,
+      MaintenanceKind kind,
+      String connectedSystem,
+      Initiator initiator,
+      String workflowId) {}
 
-  /** @param status Complete, CompleteWithError, FailedWithError or Cancelled */
-  record FinishRunRequest(String runRecordId, String status, String message, Map<String, Long> totals) {}
+  /**
+   * @param status Complete, CompleteWithError, FailedWithError or Cancelled
+   */
+  record FinishRunRequest(
+      String runRecordId, String status, String message, Map<String, Long> totals) {}
 
-  record SystemOperationRequest(String connectedSystem, SystemOperation operation, String workflowId) {}
+  record SystemOperationRequest(
+      String connectedSystem, SystemOperation operation, String workflowId) {}
 
   record ClearSystemRequest(String connectedSystem, boolean deleteHistory, String runRecordId) {}
 

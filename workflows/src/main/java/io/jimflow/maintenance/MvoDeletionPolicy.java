@@ -34,7 +34,10 @@ public final class MvoDeletionPolicy {
     int cap = requested != null ? requested : configuredDefault;
     if (cap < 1 || cap > LIMIT_MAX_PER_CYCLE) {
       throw new IllegalArgumentException(
-          "MVOs per housekeeping cycle must be between 1 and " + LIMIT_MAX_PER_CYCLE + ", not " + cap);
+          "MVOs per housekeeping cycle must be between 1 and "
+              + LIMIT_MAX_PER_CYCLE
+              + ", not "
+              + cap);
     }
     return cap;
   }

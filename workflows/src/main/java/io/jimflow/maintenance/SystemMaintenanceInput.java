@@ -9,4 +9,5 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
  * @param deleteHistory clearing only: also delete the change history of its objects
  * @param initiator who asked; recorded in the run record and, for deletions, with the MVOs it marks
  */
-public record SystemMaintenanceInput(String connectedSystem, boolean deleteHistory, Initiator initiator) {}
+public record SystemMaintenanceInput(
+    String connectedSystem, boolean deleteHistory, Initiator initiator) {}

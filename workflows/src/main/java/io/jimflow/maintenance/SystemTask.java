@@ -14,8 +14,8 @@ import java.util.function.BiConsumer;
 
 /**
  * The frame both connected-system tasks share: open the run record, hold the system, do the work,
- * then always release the system (back to Active) and end the record, from a detached scope so
- * that cancellation cannot skip it.
+ * then always release the system (back to Active) and end the record, from a detached scope so that
+ * cancellation cannot skip it.
  */
 final class SystemTask {
 
@@ -29,7 +29,8 @@ final class SystemTask {
       MaintenanceKind kind, SystemOperation operation, SystemMaintenanceInput input, Work work) {
     String system = input.connectedSystem();
     if (system == null || system.isBlank()) {
-      throw ApplicationFailure.newNonRetryableFailure("a connected system id is needed", "BadInput");
+      throw ApplicationFailure.newNonRetryableFailure(
+          "a connected system id is needed", "BadInput");
     }
     String workflowId = Workflow.getInfo().getWorkflowId();
     String runRecordId = Workflow.randomUUID().toString();
@@ -53,7 +54,11 @@ final class SystemTask {
         throw e;
       }
       throw ApplicationFailure.newNonRetryableFailure(
-          kind + " of connected system '" + system + "' failed: " + message
+          kind
+              + " of connected system '"
+              + system
+              + "' failed: "
+              + message
               + "; the system is Active again and the task can be retried",
           kind + "Failed",
           new SystemMaintenanceResult(runRecordId, system, totals));

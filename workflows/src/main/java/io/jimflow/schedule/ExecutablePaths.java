@@ -5,8 +5,9 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The static check of an Executable step's path (or working directory): relative, and not leaving the
- * executables root by {@code ..}. Symbolic links are checked again by the worker against real paths.
+ * The static check of an Executable step's path (or working directory): relative, and not leaving
+ * the executables root by {@code ..}. Symbolic links are checked again by the worker against real
+ * paths.
  */
 public final class ExecutablePaths {
 

@@ -16,8 +16,11 @@ public final class ExecutionMetadata {
 
   private ExecutionMetadata() {}
 
-  /** One line, e.g. {@code Nightly HR Sync · manual run by User Ada} or {@code … · scheduled run}. */
-  public static String summary(ScheduleDefinition definition, Initiator initiator, TriggerKind trigger) {
+  /**
+   * One line, e.g. {@code Nightly HR Sync · manual run by User Ada} or {@code … · scheduled run}.
+   */
+  public static String summary(
+      ScheduleDefinition definition, Initiator initiator, TriggerKind trigger) {
     if (trigger == TriggerKind.Scheduled) {
       return definition.name() + " · scheduled run";
     }
@@ -25,7 +28,8 @@ public final class ExecutionMetadata {
   }
 
   /** Markdown: the schedule with its description, initiator and trigger, and the planned steps. */
-  public static String details(ScheduleDefinition definition, Initiator initiator, TriggerKind trigger) {
+  public static String details(
+      ScheduleDefinition definition, Initiator initiator, TriggerKind trigger) {
     StringBuilder md = new StringBuilder();
     md.append("**Schedule** `").append(definition.id()).append("` · ").append(definition.name());
     md.append("\n\n");
@@ -44,7 +48,11 @@ public final class ExecutionMetadata {
     }
     md.append("**Steps** (same index = run in parallel)\n\n");
     for (StepDefinition step : definition.steps()) {
-      md.append("- ").append(step.index()).append(" · ").append(StepOptions.summary(step)).append('\n');
+      md.append("- ")
+          .append(step.index())
+          .append(" · ")
+          .append(StepOptions.summary(step))
+          .append('\n');
     }
     return md.toString();
   }

@@ -25,7 +25,9 @@ public final class FailurePolicies {
    * @param outcomes every step's outcome by position; each step of the group must be there
    */
   public static GroupVerdict afterGroup(
-      StepGroups.StepGroup group, Map<Integer, StepOutcome> outcomes, FailurePolicy scheduleDefault) {
+      StepGroups.StepGroup group,
+      Map<Integer, StepOutcome> outcomes,
+      FailurePolicy scheduleDefault) {
     List<StepOutcome> stopping = new ArrayList<>();
     List<StepOutcome> tolerated = new ArrayList<>();
     for (StepGroups.PlannedStep planned : group.steps()) {
@@ -43,8 +45,8 @@ public final class FailurePolicies {
   }
 
   /**
-   * The final status of an execution: Cancelled when it was cancelled, Failed when a group stopped it,
-   * CompleteWithError when failures were tolerated, else Complete.
+   * The final status of an execution: Cancelled when it was cancelled, Failed when a group stopped
+   * it, CompleteWithError when failures were tolerated, else Complete.
    */
   public static ExecutionStatus finalStatus(
       boolean cancelled, boolean stopped, List<StepOutcome> steps) {

@@ -17,7 +17,10 @@ public record GroupVerdict(boolean stop, List<StepOutcome> stopping, List<StepOu
     tolerated = List.copyOf(tolerated);
   }
 
-  /** Names each stopping step with its status and reason, e.g. {@code 'Export' FailedWithError (exit code 3)}. */
+  /**
+   * Names each stopping step with its status and reason, e.g. {@code 'Export' FailedWithError (exit
+   * code 3)}.
+   */
   public String describeStopping() {
     return describe(stopping);
   }

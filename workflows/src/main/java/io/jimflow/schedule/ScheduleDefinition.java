@@ -4,14 +4,15 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * One schedule as the user defined it: an immutable snapshot that a run carries as its input, so that
- * editing the file never changes an execution already under way.
+ * One schedule as the user defined it: an immutable snapshot that a run carries as its input, so
+ * that editing the file never changes an execution already under way.
  *
  * @param trigger when Temporal should start it; {@code null} means manual runs only
- * @param onStepFailure the policy of steps that do not set {@code continueOnFailure}; STOP if absent
+ * @param onStepFailure the policy of steps that do not set {@code continueOnFailure}; STOP if
+ *     absent
  * @param overlap what a scheduled start does while an earlier one still runs; SKIP if absent
- * @param catchupWindow how late a missed scheduled start may still run (e.g. after an outage); server
- *     default if absent
+ * @param catchupWindow how late a missed scheduled start may still run (e.g. after an outage);
+ *     server default if absent
  */
 public record ScheduleDefinition(
     String id,

@@ -6,7 +6,8 @@ package io.jimflow.schedule;
  * @param definition an immutable snapshot of the schedule as it was when the run was started
  * @param initiator who started it (the schedule itself for scheduled runs)
  * @param trigger whether the schedule's trigger or a person/program started it
- * @param settings orchestration limits fixed when the run is started (workflow code reads no config)
+ * @param settings orchestration limits fixed when the run is started (workflow code reads no
+ *     config)
  */
 public record ScheduleExecutionInput(
     ScheduleDefinition definition,
@@ -21,8 +22,8 @@ public record ScheduleExecutionInput(
   /**
    * Orchestration limits of one run.
    *
-   * @param maxParallelSteps how many steps of one group may run at once; kept below the server's limit
-   *     of 2,000 pending activities per workflow
+   * @param maxParallelSteps how many steps of one group may run at once; kept below the server's
+   *     limit of 2,000 pending activities per workflow
    */
   public record ExecutionSettings(int maxParallelSteps) {
     public static final int DEFAULT_MAX_PARALLEL_STEPS = 500;

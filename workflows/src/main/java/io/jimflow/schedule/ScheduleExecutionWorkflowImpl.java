@@ -145,8 +145,8 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   }
 
   /**
-   * Starts the group's steps, at most {@code maxParallelSteps} at once, and returns when every started
-   * step has ended. Throws CanceledFailure when the execution is cancelled meanwhile.
+   * Starts the group's steps, at most {@code maxParallelSteps} at once, and returns when every
+   * started step has ended. Throws CanceledFailure when the execution is cancelled meanwhile.
    */
   private void runGroup(StepGroup group, CancellationScope root) {
     Deque<PlannedStep> waiting = new ArrayDeque<>(group.steps());
@@ -275,7 +275,9 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     };
   }
 
-  /** Finalizes the run records of RunProfile steps that ended without a result, even when cancelled. */
+  /**
+   * Finalizes the run records of RunProfile steps that ended without a result, even when cancelled.
+   */
   private void abandonLeftovers() {
     if (toAbandon.isEmpty()) {
       return;

@@ -14,8 +14,8 @@ import io.temporal.activity.ActivityMethod;
 public interface StepActivities {
 
   /**
-   * Runs one attempt of a step and returns how it ended. Heartbeats a {@link StepHeartbeat} while it
-   * runs; a retried attempt resumes from the last heartbeat's checkpoint.
+   * Runs one attempt of a step and returns how it ended. Heartbeats a {@link StepHeartbeat} while
+   * it runs; a retried attempt resumes from the last heartbeat's checkpoint.
    */
   @ActivityMethod
   StepRunResult runStep(StepRunRequest request);

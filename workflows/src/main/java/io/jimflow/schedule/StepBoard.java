@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every step's state within one execution, in plan order. A step's outcome is recorded once: after it
- * reached a final status, later reports about it change nothing.
+ * Every step's state within one execution, in plan order. A step's outcome is recorded once: after
+ * it reached a final status, later reports about it change nothing.
  */
 public final class StepBoard {
 
@@ -103,11 +103,16 @@ public final class StepBoard {
    *
    * @param currentGroup 1-based, 0 before the first group
    */
-  public String rail(String scheduleName, ExecutionStatus status, int currentGroup, String message) {
+  public String rail(
+      String scheduleName, ExecutionStatus status, int currentGroup, String message) {
     StringBuilder md = new StringBuilder();
     md.append("**").append(scheduleName).append("** · ").append(status).append("\n\n");
     if (currentGroup > 0) {
-      md.append("Step group ").append(currentGroup).append(" of ").append(plan.count()).append("\n\n");
+      md.append("Step group ")
+          .append(currentGroup)
+          .append(" of ")
+          .append(plan.count())
+          .append("\n\n");
     }
     if (message != null && !message.isBlank()) {
       md.append(message).append("\n\n");

@@ -10,9 +10,11 @@ import java.util.Map;
  *
  * @param continueOnFailure true = go on after this step fails, false = stop the execution, null =
  *     follow the schedule's {@code onStepFailure}
- * @param timeout the longest one attempt may run (enforced as the activity's start-to-close timeout)
+ * @param timeout the longest one attempt may run (enforced as the activity's start-to-close
+ *     timeout)
  * @param retry how often and how fast a failed attempt is retried; defaults apply if null
- * @param heartbeatTimeout how soon a silent attempt counts as lost (its worker crashed); 30 s if null
+ * @param heartbeatTimeout how soon a silent attempt counts as lost (its worker crashed); 30 s if
+ *     null
  */
 public record StepDefinition(
     int index,

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The plan of an execution: its steps grouped by index, groups in ascending index order, steps within
- * a group in the order the schedule lists them.
+ * The plan of an execution: its steps grouped by index, groups in ascending index order, steps
+ * within a group in the order the schedule lists them.
  */
 public record StepGroups(List<StepGroup> groups) {
 
@@ -20,7 +20,9 @@ public record StepGroups(List<StepGroup> groups) {
     Map<Integer, List<PlannedStep>> byIndex = new TreeMap<>();
     for (int position = 0; position < steps.size(); position++) {
       StepDefinition step = steps.get(position);
-      byIndex.computeIfAbsent(step.index(), i -> new ArrayList<>()).add(new PlannedStep(position, step));
+      byIndex
+          .computeIfAbsent(step.index(), i -> new ArrayList<>())
+          .add(new PlannedStep(position, step));
     }
     List<StepGroup> groups = new ArrayList<>();
     byIndex.forEach((index, planned) -> groups.add(new StepGroup(index, planned)));

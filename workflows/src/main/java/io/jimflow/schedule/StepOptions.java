@@ -11,7 +11,8 @@ import java.time.Duration;
  * <p>Defaults: a step without {@code timeout} may run {@link #DEFAULT_TIMEOUT} per attempt (JIM
  * never enforced its timeout; an unbounded attempt would let a hung program hold its step forever);
  * heartbeat timeout {@link #DEFAULT_HEARTBEAT_TIMEOUT}; {@link #DEFAULT_MAXIMUM_ATTEMPTS} attempts
- * starting {@link #DEFAULT_INITIAL_INTERVAL} apart, doubling. Configuration errors are never retried.
+ * starting {@link #DEFAULT_INITIAL_INTERVAL} apart, doubling. Configuration errors are never
+ * retried.
  */
 public final class StepOptions {
 
@@ -21,7 +22,9 @@ public final class StepOptions {
   public static final Duration DEFAULT_INITIAL_INTERVAL = Duration.ofSeconds(1);
   public static final double DEFAULT_BACKOFF_COEFFICIENT = 2.0;
 
-  /** Finalizing an abandoned step is a short store update; it is retried a few times, then given up. */
+  /**
+   * Finalizing an abandoned step is a short store update; it is retried a few times, then given up.
+   */
   static final ActivityOptions ABANDON =
       ActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofMinutes(1))
@@ -68,7 +71,10 @@ public final class StepOptions {
         : step.retry().maximumAttempts();
   }
 
-  /** What the Temporal UI shows for the step's activity, e.g. {@code Import HR · run profile HR / Full Import}. */
+  /**
+   * What the Temporal UI shows for the step's activity, e.g. {@code Import HR · run profile HR /
+   * Full Import}.
+   */
   public static String summary(StepDefinition step) {
     if (step.runProfile() != null) {
       return step.name()

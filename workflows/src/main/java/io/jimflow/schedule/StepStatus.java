@@ -1,8 +1,8 @@
 package io.jimflow.schedule;
 
 /**
- * The state of one step in an execution: Waiting and Running while it is under way, then one of JIM's
- * audit statuses, or Skipped for a step that never started.
+ * The state of one step in an execution: Waiting and Running while it is under way, then one of
+ * JIM's audit statuses, or Skipped for a step that never started.
  */
 public enum StepStatus {
   Waiting,
@@ -14,7 +14,9 @@ public enum StepStatus {
   Cancelled,
   Skipped;
 
-  /** A step has failed when it ended FailedWithError, CompleteWithError or Cancelled (as in JIM). */
+  /**
+   * A step has failed when it ended FailedWithError, CompleteWithError or Cancelled (as in JIM).
+   */
   public boolean isFailure() {
     return this == FailedWithError || this == CompleteWithError || this == Cancelled;
   }

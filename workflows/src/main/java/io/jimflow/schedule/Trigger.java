@@ -5,8 +5,8 @@ import java.time.LocalTime;
 import java.util.List;
 
 /**
- * When a schedule starts by itself. Any combination of the three forms may be given; each adds start
- * times. All times are read in {@link #timezone} (an IANA zone id, UTC if absent).
+ * When a schedule starts by itself. Any combination of the three forms may be given; each adds
+ * start times. All times are read in {@link #timezone} (an IANA zone id, UTC if absent).
  *
  * @param cron standard five-field cron expressions
  * @param at specific times on chosen days of the week, each time exact to the minute
@@ -28,8 +28,9 @@ public record Trigger(List<String> cron, SpecificTimes at, Interval every, Strin
   }
 
   /**
-   * Every {@code minutes} or {@code hours} (exactly one of them), optionally only between {@code from}
-   * (inclusive) and {@code to} (exclusive) each day, and only on {@code days} (every day if empty).
+   * Every {@code minutes} or {@code hours} (exactly one of them), optionally only between {@code
+   * from} (inclusive) and {@code to} (exclusive) each day, and only on {@code days} (every day if
+   * empty).
    */
   public record Interval(
       Integer minutes, Integer hours, LocalTime from, LocalTime to, List<DayOfWeek> days) {

@@ -2,7 +2,9 @@ package io.jimflow.workitem;
 
 /** The categories of seed 003's state table; states of one category behave alike. */
 public enum WorkItemCategory {
-  /** Stored and owned by the work manager, waiting for its start time, a predecessor or a wake-up. */
+  /**
+   * Stored and owned by the work manager, waiting for its start time, a predecessor or a wake-up.
+   */
   WAITING_FOR_START_CONDITION("waiting for start condition"),
   /** Ready, waiting for a free execution slot, or being removed before it ever started. */
   WAITING_FOR_EXECUTION("waiting for execution"),

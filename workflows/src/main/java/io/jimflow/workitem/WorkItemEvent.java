@@ -1,6 +1,9 @@
 package io.jimflow.workitem;
 
-/** What happens to a work item instance; {@link WorkItemLifecycle} says which state each one leads to. */
+/**
+ * What happens to a work item instance; {@link WorkItemLifecycle} says which state each one leads
+ * to.
+ */
 public enum WorkItemEvent {
   /** A waiting item's start time came and it has no unfinished predecessor. */
   START_TIME_REACHED,
@@ -10,7 +13,9 @@ public enum WorkItemEvent {
   PREDECESSOR_ENDED,
   /** The start time was changed in place (also wakes a suspended item). */
   START_TIME_CHANGED,
-  /** The item was scheduled again under the same guid before it started: a new instance replaces it. */
+  /**
+   * The item was scheduled again under the same guid before it started: a new instance replaces it.
+   */
   REPLACED_WITH_START_TIME,
   /** As {@link #REPLACED_WITH_START_TIME}, but the replacement has no start time. */
   REPLACED_SUSPENDED,

@@ -10,14 +10,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The lifecycle graph of seed 003: which transitions exist, which state follows which event, and which
- * restart state follows an ended instance.
+ * The lifecycle graph of seed 003: which transitions exist, which state follows which event, and
+ * which restart state follows an ended instance.
  *
  * <p>Pure and deterministic, so the workflow and the tests share one definition of the graph.
  */
 public final class WorkItemLifecycle {
 
-  private static final Map<WorkItemState, Set<WorkItemState>> GRAPH = new EnumMap<>(WorkItemState.class);
+  private static final Map<WorkItemState, Set<WorkItemState>> GRAPH =
+      new EnumMap<>(WorkItemState.class);
 
   static {
     edges(WaitingForStart, WaitingForStart, Suspended, WaitingForPredecessor, Queued, Removing);
@@ -25,8 +26,16 @@ public final class WorkItemLifecycle {
     edges(Suspended, WaitingForStart, Suspended, Removing);
     edges(Queued, WaitingForStart, Suspended, Running, Removing);
     edges(Removing, Removed);
-    edges(Running, ShutdownRequest, CancellingBySystem, CancellingByUser, Finished, Reschedule, Error,
-        Aborted, Killed);
+    edges(
+        Running,
+        ShutdownRequest,
+        CancellingBySystem,
+        CancellingByUser,
+        Finished,
+        Reschedule,
+        Error,
+        Aborted,
+        Killed);
     edges(ShutdownRequest, ShutdownConfirmed, Finished, Reschedule, Error, Aborted);
     edges(CancellingBySystem, Timeout, Finished, Reschedule, Error, Aborted, Killed);
     edges(CancellingByUser, Cancelled, Finished, Error, Aborted, Killed);
@@ -34,7 +43,8 @@ public final class WorkItemLifecycle {
     edges(Aborted, AbortedRestart);
     edges(Timeout, TimeoutRetry);
     edges(Error, ErrorRetry);
-    // A restart state ends the instance; the next instance of the same item begins waiting for its start.
+    // A restart state ends the instance; the next instance of the same item begins waiting for its
+    // start.
     for (WorkItemState restart :
         EnumSet.of(Reschedule, ShutdownRestart, AbortedRestart, TimeoutRetry, ErrorRetry)) {
       edges(restart, WaitingForStart);
@@ -45,13 +55,16 @@ public final class WorkItemLifecycle {
   }
 
   private static void edges(WorkItemState from, WorkItemState... to) {
-    GRAPH.computeIfAbsent(from, k -> EnumSet.noneOf(WorkItemState.class))
+    GRAPH
+        .computeIfAbsent(from, k -> EnumSet.noneOf(WorkItemState.class))
         .addAll(java.util.List.of(to));
   }
 
   private WorkItemLifecycle() {}
 
-  /** The states directly reachable from {@code from}; a restart state leads to the next instance. */
+  /**
+   * The states directly reachable from {@code from}; a restart state leads to the next instance.
+   */
   public static Set<WorkItemState> successors(WorkItemState from) {
     return Collections.unmodifiableSet(GRAPH.get(from));
   }
@@ -66,8 +79,8 @@ public final class WorkItemLifecycle {
   }
 
   /**
-   * The state {@code event} leads to from {@code state}, or empty when the event does not apply there
-   * (for example a second cancel while the item is already cancelling).
+   * The state {@code event} leads to from {@code state}, or empty when the event does not apply
+   * there (for example a second cancel while the item is already cancelling).
    */
   public static Optional<WorkItemState> next(WorkItemState state, WorkItemEvent event) {
     WorkItemState to =
@@ -119,7 +132,9 @@ public final class WorkItemLifecycle {
     return Optional.ofNullable(to);
   }
 
-  /** True while the work manager may still replace the instance by scheduling the same guid again. */
+  /**
+   * True while the work manager may still replace the instance by scheduling the same guid again.
+   */
   public static boolean isReplaceable(WorkItemState state) {
     return state.isManagerOwned() && state != Removing;
   }
@@ -127,8 +142,10 @@ public final class WorkItemLifecycle {
   /**
    * The restart state that follows an ended instance, or empty when {@code ended} is final.
    *
-   * @param restartsUsed how many timeout and error retries earlier instances of the item already used
-   * @param maxRestarts the item's MaxNumberOfRestarts; shutdown and abort restarts do not count against it
+   * @param restartsUsed how many timeout and error retries earlier instances of the item already
+   *     used
+   * @param maxRestarts the item's MaxNumberOfRestarts; shutdown and abort restarts do not count
+   *     against it
    */
   public static Optional<WorkItemState> restartAfter(
       WorkItemState ended, int restartsUsed, int maxRestarts) {

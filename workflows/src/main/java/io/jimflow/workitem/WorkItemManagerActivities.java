@@ -2,7 +2,9 @@ package io.jimflow.workitem;
 
 import io.temporal.activity.ActivityInterface;
 
-/** Work-manager look-ups the workflow cannot do itself; they run on the work item workflow queue. */
+/**
+ * Work-manager look-ups the workflow cannot do itself; they run on the work item workflow queue.
+ */
 @ActivityInterface(namePrefix = "WorkItem")
 public interface WorkItemManagerActivities {
 

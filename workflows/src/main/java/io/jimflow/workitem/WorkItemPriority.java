@@ -4,18 +4,21 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Maps seed 003's priority (earlier planned start first, then shorter expected run time) onto Temporal
- * priority keys 1 (first) to 5 (last) for the run activity.
+ * Maps seed 003's priority (earlier planned start first, then shorter expected run time) onto
+ * Temporal priority keys 1 (first) to 5 (last) for the run activity.
  *
- * <p>Temporal dispatches a lower key strictly before a higher one and tasks of one key in the order they
- * were scheduled. A run is scheduled the moment its item becomes due, so within a key the queue already
- * follows planned start. Keys add the two cases order of arrival gets wrong: an item that became due
- * long after its planned start (it waited for a predecessor or for a worker) goes first, and among the
- * rest shorter expected run times go before longer ones. See docs/work-items.md for the limits.
+ * <p>Temporal dispatches a lower key strictly before a higher one and tasks of one key in the order
+ * they were scheduled. A run is scheduled the moment its item becomes due, so within a key the
+ * queue already follows planned start. Keys add the two cases order of arrival gets wrong: an item
+ * that became due long after its planned start (it waited for a predecessor or for a worker) goes
+ * first, and among the rest shorter expected run times go before longer ones. See
+ * docs/work-items.md for the limits.
  */
 public final class WorkItemPriority {
 
-  /** An item queued this much after its planned start is treated as overdue and dispatched first. */
+  /**
+   * An item queued this much after its planned start is treated as overdue and dispatched first.
+   */
   public static final Duration OVERDUE = Duration.ofMinutes(5);
 
   private WorkItemPriority() {}

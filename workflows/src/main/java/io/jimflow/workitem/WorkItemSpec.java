@@ -9,21 +9,25 @@ import java.util.Objects;
 /**
  * What a program schedules: one work item, addressed by its guid.
  *
- * <p>Scheduling the same guid again before the item started replaces it; {@link #withDefaults()} fills
- * every optional field, {@link #problems()} lists what is wrong with the rest.
+ * <p>Scheduling the same guid again before the item started replaces it; {@link #withDefaults()}
+ * fills every optional field, {@link #problems()} lists what is wrong with the rest.
  *
- * @param guid the InstanceGuid; becomes the workflow id, so it addresses the item for its whole life
+ * @param guid the InstanceGuid; becomes the workflow id, so it addresses the item for its whole
+ *     life
  * @param kind the handler's kind name, as registered in the worker
  * @param stateJson the item's serializable state (JSON) handed to the handler; null means "{}"
  * @param startTime planned start; null schedules the item Suspended until changeStartTime wakes it
  * @param expectedRunTime how long a run normally takes; orders the queue (see docs/work-items.md)
- * @param maxRunTime after this the item receives WorkItemShouldFinish and becomes CancellingBySystem
- * @param gracePeriod how long an item may take to end after WorkItemShouldFinish before it is Killed
+ * @param maxRunTime after this the item receives WorkItemShouldFinish and becomes
+ *     CancellingBySystem
+ * @param gracePeriod how long an item may take to end after WorkItemShouldFinish before it is
+ *     Killed
  * @param maxRestarts MaxNumberOfRestarts: how many timeout and error retries the item gets; {@link
  *     #DEFAULT} (-1) for the default
  * @param retryDelay the delay before a timeout or error retry; a small random jitter is added
  * @param heartbeatTimeout how soon a crashed worker is noticed (then Aborted → AbortedRestart)
- * @param predecessorGuid an item that must reach a final state before this one may start; may be null
+ * @param predecessorGuid an item that must reach a final state before this one may start; may be
+ *     null
  */
 public record WorkItemSpec(
     String guid,
@@ -48,13 +52,19 @@ public record WorkItemSpec(
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(10);
   public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(30);
 
-  /** A spec with every optional field at its default; set the rest with the {@code with…} methods. */
+  /**
+   * A spec with every optional field at its default; set the rest with the {@code with…} methods.
+   */
   public static WorkItemSpec of(String guid, String kind, String stateJson, Instant startTime) {
-    return new WorkItemSpec(guid, kind, stateJson, startTime, null, null, null, DEFAULT, null, null, null)
+    return new WorkItemSpec(
+            guid, kind, stateJson, startTime, null, null, null, DEFAULT, null, null, null)
         .withDefaults();
   }
 
-  /** This spec with null durations, restart count {@link #DEFAULT} and a null state replaced by defaults. */
+  /**
+   * This spec with null durations, restart count {@link #DEFAULT} and a null state replaced by
+   * defaults.
+   */
   public WorkItemSpec withDefaults() {
     return new WorkItemSpec(
         guid,
@@ -100,33 +110,93 @@ public record WorkItemSpec(
   }
 
   public WorkItemSpec withStartTime(Instant newStartTime) {
-    return new WorkItemSpec(guid, kind, stateJson, newStartTime, expectedRunTime, maxRunTime,
-        gracePeriod, maxRestarts, retryDelay, heartbeatTimeout, predecessorGuid);
+    return new WorkItemSpec(
+        guid,
+        kind,
+        stateJson,
+        newStartTime,
+        expectedRunTime,
+        maxRunTime,
+        gracePeriod,
+        maxRestarts,
+        retryDelay,
+        heartbeatTimeout,
+        predecessorGuid);
   }
 
   public WorkItemSpec withState(String newStateJson) {
-    return new WorkItemSpec(guid, kind, newStateJson, startTime, expectedRunTime, maxRunTime,
-        gracePeriod, maxRestarts, retryDelay, heartbeatTimeout, predecessorGuid);
+    return new WorkItemSpec(
+        guid,
+        kind,
+        newStateJson,
+        startTime,
+        expectedRunTime,
+        maxRunTime,
+        gracePeriod,
+        maxRestarts,
+        retryDelay,
+        heartbeatTimeout,
+        predecessorGuid);
   }
 
   public WorkItemSpec withRunTimes(Duration expected, Duration max, Duration grace) {
-    return new WorkItemSpec(guid, kind, stateJson, startTime, expected, max, grace, maxRestarts,
-        retryDelay, heartbeatTimeout, predecessorGuid);
+    return new WorkItemSpec(
+        guid,
+        kind,
+        stateJson,
+        startTime,
+        expected,
+        max,
+        grace,
+        maxRestarts,
+        retryDelay,
+        heartbeatTimeout,
+        predecessorGuid);
   }
 
   public WorkItemSpec withRestarts(int max, Duration delay) {
-    return new WorkItemSpec(guid, kind, stateJson, startTime, expectedRunTime, maxRunTime,
-        gracePeriod, max, delay, heartbeatTimeout, predecessorGuid);
+    return new WorkItemSpec(
+        guid,
+        kind,
+        stateJson,
+        startTime,
+        expectedRunTime,
+        maxRunTime,
+        gracePeriod,
+        max,
+        delay,
+        heartbeatTimeout,
+        predecessorGuid);
   }
 
   public WorkItemSpec withHeartbeatTimeout(Duration timeout) {
-    return new WorkItemSpec(guid, kind, stateJson, startTime, expectedRunTime, maxRunTime,
-        gracePeriod, maxRestarts, retryDelay, timeout, predecessorGuid);
+    return new WorkItemSpec(
+        guid,
+        kind,
+        stateJson,
+        startTime,
+        expectedRunTime,
+        maxRunTime,
+        gracePeriod,
+        maxRestarts,
+        retryDelay,
+        timeout,
+        predecessorGuid);
   }
 
   public WorkItemSpec withPredecessor(String predecessor) {
-    return new WorkItemSpec(guid, kind, stateJson, startTime, expectedRunTime, maxRunTime,
-        gracePeriod, maxRestarts, retryDelay, heartbeatTimeout, predecessor);
+    return new WorkItemSpec(
+        guid,
+        kind,
+        stateJson,
+        startTime,
+        expectedRunTime,
+        maxRunTime,
+        gracePeriod,
+        maxRestarts,
+        retryDelay,
+        heartbeatTimeout,
+        predecessor);
   }
 
   /** True when both specs schedule the same thing (so a repeated schedule call changes nothing). */

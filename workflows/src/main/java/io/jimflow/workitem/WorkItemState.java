@@ -9,8 +9,8 @@ import static io.jimflow.workitem.WorkItemCategory.WAITING_FOR_START_CONDITION;
 /**
  * The 22 states of a work item instance, each with its category, exactly as seed 003's table.
  *
- * <p>The constant names are the seed's state names so that search attribute values, CLI output and the
- * seed read the same.
+ * <p>The constant names are the seed's state names so that search attribute values, CLI output and
+ * the seed read the same.
  */
 public enum WorkItemState {
   WaitingForStart(WAITING_FOR_START_CONDITION),

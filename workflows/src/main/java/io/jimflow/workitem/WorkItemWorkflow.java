@@ -11,8 +11,8 @@ import io.temporal.workflow.WorkflowMethod;
  * One work item (seed 003): workflow id = InstanceGuid, one workflow run = one instance.
  *
  * <p>The workflow is the work manager: it owns the item until it starts (timer, predecessor, queue,
- * replacement, cancel) and supervises it afterwards (max run time, grace period, restarts). A restart
- * continues as new with the saved state, the instance count and the full transition log.
+ * replacement, cancel) and supervises it afterwards (max run time, grace period, restarts). A
+ * restart continues as new with the saved state, the instance count and the full transition log.
  */
 @WorkflowInterface
 public interface WorkItemWorkflow {
@@ -41,14 +41,18 @@ public interface WorkItemWorkflow {
   @UpdateValidatorMethod(updateName = "changeStartTime")
   void validateChangeStartTime(StartTimeChange change);
 
-  /** Before start: Removing → WorkItemFinished(Removed) → Removed; while running: CancellingByUser. */
+  /**
+   * Before start: Removing → WorkItemFinished(Removed) → Removed; while running: CancellingByUser.
+   */
   @UpdateMethod
   WorkItemView cancel(CancelRequest request);
 
   @UpdateValidatorMethod(updateName = "cancel")
   void validateCancel(CancelRequest request);
 
-  /** Called by the run activity when it starts: Queued → Running, or refused (see {@link RunClaim}). */
+  /**
+   * Called by the run activity when it starts: Queued → Running, or refused (see {@link RunClaim}).
+   */
   @UpdateMethod
   RunGrant claimRun(RunClaim claim);
 

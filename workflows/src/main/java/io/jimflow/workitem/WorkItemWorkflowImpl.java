@@ -32,10 +32,15 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   /** How often a waiting item looks whether its predecessor has ended. */
   static final Duration PREDECESSOR_POLL = Duration.ofSeconds(10);
 
-  /** Pause before a queued run is offered again after its attempt ended without claiming the item. */
+  /**
+   * Pause before a queued run is offered again after its attempt ended without claiming the item.
+   */
   static final Duration REQUEUE_DELAY = Duration.ofSeconds(5);
 
-  /** The server's hard bound lies this far behind max run time + grace, so the workflow's own kill comes first. */
+  /**
+   * The server's hard bound lies this far behind max run time + grace, so the workflow's own kill
+   * comes first.
+   */
   static final Duration HARD_BOUND_MARGIN = Duration.ofSeconds(10);
 
   /**
@@ -142,12 +147,14 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     if (state == WorkItemState.Queued) {
       // The attempt ended without claiming the item (its worker lost contact, say): offer it again.
       String why = failureMessage(runPromise);
-      log.warn("work item {}: run attempt ended before it started ({}); queued again", spec.guid(), why);
+      log.warn(
+          "work item {}: run attempt ended before it started ({}); queued again", spec.guid(), why);
       runToken++;
       Workflow.await(REQUEUE_DELAY, () -> state != WorkItemState.Queued);
       return;
     }
-    // Replaced, moved or cancelled while queued: withdraw the attempt; a late claim is refused by token.
+    // Replaced, moved or cancelled while queued: withdraw the attempt; a late claim is refused by
+    // token.
     runScope.cancel();
   }
 
@@ -155,10 +162,10 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     int key = WorkItemPriority.keyFor(spec.startTime(), now(), spec.expectedRunTime());
     return ActivityOptions.newBuilder()
         .setTaskQueue(TaskQueues.WORK_ITEM_RUNS)
-        .setStartToCloseTimeout(
-            spec.maxRunTime().plus(spec.gracePeriod()).plus(HARD_BOUND_MARGIN))
+        .setStartToCloseTimeout(spec.maxRunTime().plus(spec.gracePeriod()).plus(HARD_BOUND_MARGIN))
         .setHeartbeatTimeout(spec.heartbeatTimeout())
-        // A lost attempt is not retried by Temporal: the lifecycle decides (Aborted → AbortedRestart).
+        // A lost attempt is not retried by Temporal: the lifecycle decides (Aborted →
+        // AbortedRestart).
         .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
         .setPriority(Priority.newBuilder().setPriorityKey(key).build())
         .setCancellationType(ActivityCancellationType.TRY_CANCEL)
@@ -189,13 +196,15 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
         continue;
       }
       if (graceEnds != null && !now.isBefore(graceEnds)) {
-        apply(WorkItemEvent.GRACE_EXPIRED,
+        apply(
+            WorkItemEvent.GRACE_EXPIRED,
             "did not end within the grace period of " + spec.gracePeriod() + "; attempt abandoned");
         abandoned = true;
         runScope.cancel();
         break;
       }
-      Instant deadline = graceEnds != null ? graceEnds : state == WorkItemState.Running ? maxRunEnds : null;
+      Instant deadline =
+          graceEnds != null ? graceEnds : state == WorkItemState.Running ? maxRunEnds : null;
       Supplier<Boolean> wake =
           () ->
               runPromise.isCompleted()
@@ -220,7 +229,9 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
         if (result.error() != null) {
           apply(WorkItemEvent.RUN_FAILED, result.error());
         } else if (result.successorStartTime() != null) {
-          apply(WorkItemEvent.RUN_RETURNED_WITH_SUCCESSOR, "successor planned for " + result.successorStartTime());
+          apply(
+              WorkItemEvent.RUN_RETURNED_WITH_SUCCESSOR,
+              "successor planned for " + result.successorStartTime());
           successorStart = result.successorStartTime();
         } else if (result.done()) {
           apply(WorkItemEvent.RUN_RETURNED_DONE, null);
@@ -231,7 +242,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
         if (f.getCause() instanceof TimeoutFailure timeout) {
           savedState = lastCheckpoint(timeout, savedState);
           if (timeout.getTimeoutType() == TimeoutType.TIMEOUT_TYPE_HEARTBEAT) {
-            apply(WorkItemEvent.RUN_LOST,
+            apply(
+                WorkItemEvent.RUN_LOST,
                 "no heartbeat within " + spec.heartbeatTimeout() + " (worker crashed or stopped)");
           } else {
             apply(WorkItemEvent.GRACE_EXPIRED, "the server's hard time bound hit the attempt");
@@ -282,7 +294,9 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     return carried(transitions, MAX_CARRIED_LOG);
   }
 
-  /** The log a restart carries on: all of it, or its newest {@code max - 1} entries after a note. */
+  /**
+   * The log a restart carries on: all of it, or its newest {@code max - 1} entries after a note.
+   */
   static List<WorkItemTransition> carried(List<WorkItemTransition> all, int max) {
     if (all.size() <= max) {
       return all;
@@ -307,7 +321,9 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     return delay.plusMillis(extra);
   }
 
-  /** Calls WorkItemFinished once, detached from any cancellation; false when it failed or overran. */
+  /**
+   * Calls WorkItemFinished once, detached from any cancellation; false when it failed or overran.
+   */
   private boolean callFinished(WorkItemState finalState, String stateJson, boolean restartFollows) {
     WorkItemActivities finisher =
         Workflow.newActivityStub(
@@ -320,7 +336,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
                 .setSummary("finished " + spec.kind() + " " + spec.guid() + " " + finalState)
                 .build());
     FinishedInput input =
-        new FinishedInput(spec.guid(), spec.kind(), instance, finalState, stateJson, restartFollows);
+        new FinishedInput(
+            spec.guid(), spec.kind(), instance, finalState, stateJson, restartFollows);
     boolean[] ok = {false};
     Workflow.newDetachedCancellationScope(
             () -> {
@@ -371,7 +388,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   @Override
   public WorkItemView schedule(WorkItemSpec newSpec) {
     begin();
-    // Updates accepted in one workflow task run one after the other: check again what the validator saw.
+    // Updates accepted in one workflow task run one after the other: check again what the validator
+    // saw.
     validateSchedule(newSpec);
     WorkItemSpec s = newSpec.withDefaults();
     if (s.sameAs(spec)) {
@@ -379,7 +397,9 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     }
     spec = s;
     apply(
-        s.startTime() == null ? WorkItemEvent.REPLACED_SUSPENDED : WorkItemEvent.REPLACED_WITH_START_TIME,
+        s.startTime() == null
+            ? WorkItemEvent.REPLACED_SUSPENDED
+            : WorkItemEvent.REPLACED_WITH_START_TIME,
         "replaced by a new schedule");
     changed = true;
     return show();
@@ -393,7 +413,11 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     WorkItemState current = currentState();
     if (WorkItemLifecycle.next(current, WorkItemEvent.START_TIME_CHANGED).isEmpty()) {
       throw refuse(
-          "work item " + spec.guid() + " is " + current + ": only a planned item's start time can change");
+          "work item "
+              + spec.guid()
+              + " is "
+              + current
+              + ": only a planned item's start time can change");
     }
   }
 
@@ -424,7 +448,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
       apply(WorkItemEvent.CANCEL_REQUESTED, reason);
       changed = true;
     } else {
-      // Running: the supervision loop delivers it (CancellingByUser); already ending states keep theirs.
+      // Running: the supervision loop delivers it (CancellingByUser); already ending states keep
+      // theirs.
       cancelRequested = true;
       cancelReason = reason;
       if (state != WorkItemState.Running) {
@@ -480,12 +505,16 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     return state != null ? state : WorkItemLifecycle.initialState(spec.startTime() != null);
   }
 
-  /** Enters the instance's first state; handlers may run before the workflow method, so both call it. */
+  /**
+   * Enters the instance's first state; handlers may run before the workflow method, so both call
+   * it.
+   */
   private void begin() {
     if (state != null) {
       return;
     }
-    WorkItemState previous = transitions.isEmpty() ? null : transitions.get(transitions.size() - 1).to();
+    WorkItemState previous =
+        transitions.isEmpty() ? null : transitions.get(transitions.size() - 1).to();
     WorkItemState first = WorkItemLifecycle.initialState(spec.startTime() != null);
     if (previous != null && !WorkItemLifecycle.isAllowed(previous, first)) {
       throw new IllegalStateException("instance cannot begin " + first + " after " + previous);
@@ -501,7 +530,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
 
   private boolean record(WorkItemState to, String note) {
     if (!WorkItemLifecycle.isAllowed(state, to)) {
-      throw new IllegalStateException("transition " + state + " → " + to + " is not in the lifecycle");
+      throw new IllegalStateException(
+          "transition " + state + " → " + to + " is not in the lifecycle");
     }
     if (state == WorkItemState.Queued && to != WorkItemState.Running) {
       runToken++;
@@ -521,7 +551,15 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
         JimflowSearchAttributes.WORK_ITEM_STATE.valueSet(state.name()),
         JimflowSearchAttributes.WORK_ITEM_KIND.valueSet(spec.kind()));
     Workflow.setCurrentDetails(
-        "work item " + spec.kind() + " " + spec.guid() + ": " + state + " (instance " + instance + ")");
+        "work item "
+            + spec.kind()
+            + " "
+            + spec.guid()
+            + ": "
+            + state
+            + " (instance "
+            + instance
+            + ")");
   }
 
   private static Instant now() {

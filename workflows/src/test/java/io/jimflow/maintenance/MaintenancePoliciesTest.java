@@ -40,12 +40,17 @@ class MaintenancePoliciesTest {
 
   @Test
   void eachKindKeepsItsOwnPeriodAndOverridesReplaceOnlyWhatTheySet() {
-    RetentionPolicy configured = new RetentionPolicy(Duration.ofDays(30), Duration.ofDays(60), Duration.ofDays(365));
-    RetentionPolicy effective = configured.overriddenBy(new RetentionPolicy(null, Duration.ofDays(7), null));
+    RetentionPolicy configured =
+        new RetentionPolicy(Duration.ofDays(30), Duration.ofDays(60), Duration.ofDays(365));
+    RetentionPolicy effective =
+        configured.overriddenBy(new RetentionPolicy(null, Duration.ofDays(7), null));
 
-    assertThat(effective.cutoff(HistoryKind.CsoChanges, NOW)).isEqualTo(NOW.minus(Duration.ofDays(30)));
-    assertThat(effective.cutoff(HistoryKind.MvoChanges, NOW)).isEqualTo(NOW.minus(Duration.ofDays(7)));
-    assertThat(effective.cutoff(HistoryKind.RunRecords, NOW)).isEqualTo(NOW.minus(Duration.ofDays(365)));
+    assertThat(effective.cutoff(HistoryKind.CsoChanges, NOW))
+        .isEqualTo(NOW.minus(Duration.ofDays(30)));
+    assertThat(effective.cutoff(HistoryKind.MvoChanges, NOW))
+        .isEqualTo(NOW.minus(Duration.ofDays(7)));
+    assertThat(effective.cutoff(HistoryKind.RunRecords, NOW))
+        .isEqualTo(NOW.minus(Duration.ofDays(365)));
   }
 
   @Test

@@ -14,9 +14,12 @@ class ExecutablePathsTest {
 
   @Test
   void aPathLeavingTheRootOrAbsoluteOrEmptyIsRejected() {
-    assertThat(ExecutablePaths.problem("../bin/sh")).hasValueSatisfying(p -> assertThat(p).contains("leaves the executables root"));
-    assertThat(ExecutablePaths.problem("a/../../x")).hasValueSatisfying(p -> assertThat(p).contains("leaves"));
-    assertThat(ExecutablePaths.problem("/bin/sh")).hasValueSatisfying(p -> assertThat(p).contains("must be relative"));
+    assertThat(ExecutablePaths.problem("../bin/sh"))
+        .hasValueSatisfying(p -> assertThat(p).contains("leaves the executables root"));
+    assertThat(ExecutablePaths.problem("a/../../x"))
+        .hasValueSatisfying(p -> assertThat(p).contains("leaves"));
+    assertThat(ExecutablePaths.problem("/bin/sh"))
+        .hasValueSatisfying(p -> assertThat(p).contains("must be relative"));
     assertThat(ExecutablePaths.problem(" ")).hasValue("is empty");
   }
 }

@@ -53,14 +53,33 @@ class ExecutionMetadataTest {
                 i ->
                     i == 0
                         ? new StepDefinition(
-                            0, "Import", new RunProfileStep("HR", "Full Import"), null, null, null,
-                            null, null)
+                            0,
+                            "Import",
+                            new RunProfileStep("HR", "Full Import"),
+                            null,
+                            null,
+                            null,
+                            null,
+                            null)
                         : new StepDefinition(
-                            1, "Step " + i, null,
-                            new ExecutableStep("count.sh", List.of("1"), null, null), null, null,
-                            null, null))
+                            1,
+                            "Step " + i,
+                            null,
+                            new ExecutableStep("count.sh", List.of("1"), null, null),
+                            null,
+                            null,
+                            null,
+                            null))
             .toList();
     return new ScheduleDefinition(
-        "nightly", "Nightly HR Sync", "Imports HR every night.", true, null, null, null, null, list);
+        "nightly",
+        "Nightly HR Sync",
+        "Imports HR every night.",
+        true,
+        null,
+        null,
+        null,
+        null,
+        list);
   }
 }

@@ -12,10 +12,18 @@ class FailurePoliciesTest {
 
   @Test
   void aStepsOwnContinueOnFailureOverridesTheScheduleDefault() {
-    assertThat(FailurePolicies.continuesOnFailure(step(0, "s").continueOnFailure(true).build(), FailurePolicy.STOP)).isTrue();
-    assertThat(FailurePolicies.continuesOnFailure(step(0, "s").continueOnFailure(false).build(), FailurePolicy.CONTINUE)).isFalse();
-    assertThat(FailurePolicies.continuesOnFailure(step(0, "s").build(), FailurePolicy.CONTINUE)).isTrue();
-    assertThat(FailurePolicies.continuesOnFailure(step(0, "s").build(), FailurePolicy.STOP)).isFalse();
+    assertThat(
+            FailurePolicies.continuesOnFailure(
+                step(0, "s").continueOnFailure(true).build(), FailurePolicy.STOP))
+        .isTrue();
+    assertThat(
+            FailurePolicies.continuesOnFailure(
+                step(0, "s").continueOnFailure(false).build(), FailurePolicy.CONTINUE))
+        .isFalse();
+    assertThat(FailurePolicies.continuesOnFailure(step(0, "s").build(), FailurePolicy.CONTINUE))
+        .isTrue();
+    assertThat(FailurePolicies.continuesOnFailure(step(0, "s").build(), FailurePolicy.STOP))
+        .isFalse();
   }
 
   @Test
@@ -32,7 +40,8 @@ class FailurePoliciesTest {
             1, outcome("tolerated", StepStatus.Cancelled, "cancelled"),
             2, outcome("fatal", StepStatus.FailedWithError, "exit code 3\nmore lines"));
 
-    GroupVerdict verdict = FailurePolicies.afterGroup(plan.groups().get(0), outcomes, FailurePolicy.STOP);
+    GroupVerdict verdict =
+        FailurePolicies.afterGroup(plan.groups().get(0), outcomes, FailurePolicy.STOP);
 
     assertThat(verdict.stop()).isTrue();
     assertThat(verdict.describeStopping()).isEqualTo("'fatal' FailedWithError (exit code 3)");
@@ -47,21 +56,34 @@ class FailurePoliciesTest {
             0, outcome("a", StepStatus.CompleteWithWarning, "warned"),
             1, outcome("b", StepStatus.CompleteWithError, "2 errors"));
 
-    assertThat(FailurePolicies.afterGroup(plan.groups().get(0), outcomes, FailurePolicy.CONTINUE).stop()).isFalse();
-    GroupVerdict stopping = FailurePolicies.afterGroup(plan.groups().get(0), outcomes, FailurePolicy.STOP);
+    assertThat(
+            FailurePolicies.afterGroup(plan.groups().get(0), outcomes, FailurePolicy.CONTINUE)
+                .stop())
+        .isFalse();
+    GroupVerdict stopping =
+        FailurePolicies.afterGroup(plan.groups().get(0), outcomes, FailurePolicy.STOP);
     assertThat(stopping.stop()).isTrue();
     assertThat(stopping.stopping()).extracting(StepOutcome::name).containsExactly("b");
   }
 
   @Test
   void theFinalStatusFollowsCancelStopAndToleratedFailures() {
-    List<StepOutcome> clean = List.of(outcome("a", StepStatus.Complete, null), outcome("w", StepStatus.CompleteWithWarning, null));
-    List<StepOutcome> failed = List.of(outcome("a", StepStatus.Complete, null), outcome("f", StepStatus.FailedWithError, null));
+    List<StepOutcome> clean =
+        List.of(
+            outcome("a", StepStatus.Complete, null),
+            outcome("w", StepStatus.CompleteWithWarning, null));
+    List<StepOutcome> failed =
+        List.of(
+            outcome("a", StepStatus.Complete, null),
+            outcome("f", StepStatus.FailedWithError, null));
 
-    assertThat(FailurePolicies.finalStatus(false, false, clean)).isEqualTo(ExecutionStatus.Complete);
-    assertThat(FailurePolicies.finalStatus(false, false, failed)).isEqualTo(ExecutionStatus.CompleteWithError);
+    assertThat(FailurePolicies.finalStatus(false, false, clean))
+        .isEqualTo(ExecutionStatus.Complete);
+    assertThat(FailurePolicies.finalStatus(false, false, failed))
+        .isEqualTo(ExecutionStatus.CompleteWithError);
     assertThat(FailurePolicies.finalStatus(false, true, failed)).isEqualTo(ExecutionStatus.Failed);
-    assertThat(FailurePolicies.finalStatus(true, true, failed)).isEqualTo(ExecutionStatus.Cancelled);
+    assertThat(FailurePolicies.finalStatus(true, true, failed))
+        .isEqualTo(ExecutionStatus.Cancelled);
   }
 
   private static StepOutcome outcome(String name, StepStatus status, String message) {

@@ -78,7 +78,11 @@ final class FakeStepActivities implements StepActivities {
 
   static StepRunResult complete(ActivityExecutionContext context, String message) {
     return new StepRunResult(
-        StepStatus.Complete, context.getInfo().getAttempt(), message, Map.of("processed", 1L), null);
+        StepStatus.Complete,
+        context.getInfo().getAttempt(),
+        message,
+        Map.of("processed", 1L),
+        null);
   }
 
   static Behaviour completes() {

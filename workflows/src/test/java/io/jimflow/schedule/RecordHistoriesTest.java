@@ -24,11 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Records the example executions that {@link ScheduleExecutionReplayTest} replays. Run it only after
- * a deliberate, versioned change to the workflow (new histories must not replace the old ones that
- * open executions still depend on; add them next to the old):
+ * Records the example executions that {@link ScheduleExecutionReplayTest} replays. Run it only
+ * after a deliberate, versioned change to the workflow (new histories must not replace the old ones
+ * that open executions still depend on; add them next to the old):
  *
- * <pre>./mvnw -B -o -pl workflows -am test -Dtest=RecordHistoriesTest -Djimflow.recordHistories=true
+ * <pre>
+ * ./mvnw -B -o -pl workflows -am test -Dtest=RecordHistoriesTest -Djimflow.recordHistories=true
  *     -Dsurefire.failIfNoSpecifiedTests=false</pre>
  */
 @EnabledIfSystemProperty(named = "jimflow.recordHistories", matches = "true")
@@ -59,7 +60,8 @@ class RecordHistoriesTest {
   @Test
   void recordExampleExecutions() throws Exception {
     Files.createDirectories(HISTORIES);
-    steps.on("export AD", fails("target unreachable"))
+    steps
+        .on("export AD", fails("target unreachable"))
         .on("export LDAP", fails("bind refused"))
         .on(
             "sync",
@@ -70,16 +72,38 @@ class RecordHistoriesTest {
               return FakeStepActivities.complete(c, "synced");
             });
 
-    record("complete", schedule("nightly-hr-sync").named("Nightly HR Sync")
-        .with(step(0, "import HR").runProfile("HR", "Full Import"), step(1, "sync").attempts(3),
-            step(2, "export AD-ok"), step(2, "export LDAP-ok"), step(3, "confirm AD"), step(3, "confirm LDAP")));
-    record("failed-stop", schedule("stops").with(step(0, "import"), step(1, "export AD"), step(1, "export ok"), step(2, "confirm")));
-    record("tolerated", schedule("tolerates").onStepFailure(FailurePolicy.CONTINUE)
-        .with(step(0, "export LDAP"), step(1, "after")));
+    record(
+        "complete",
+        schedule("nightly-hr-sync")
+            .named("Nightly HR Sync")
+            .with(
+                step(0, "import HR").runProfile("HR", "Full Import"),
+                step(1, "sync").attempts(3),
+                step(2, "export AD-ok"),
+                step(2, "export LDAP-ok"),
+                step(3, "confirm AD"),
+                step(3, "confirm LDAP")));
+    record(
+        "failed-stop",
+        schedule("stops")
+            .with(
+                step(0, "import"), step(1, "export AD"), step(1, "export ok"), step(2, "confirm")));
+    record(
+        "tolerated",
+        schedule("tolerates")
+            .onStepFailure(FailurePolicy.CONTINUE)
+            .with(step(0, "export LDAP"), step(1, "after")));
 
     steps.on("long", runsUntil(new CountDownLatch(1), Duration.ofSeconds(60)));
-    WorkflowStub cancelled = start("cancelled", schedule("cancels")
-        .with(step(0, "first"), step(1, "long").runProfile("AD", "Export"), step(1, "long-sibling"), step(2, "never")));
+    WorkflowStub cancelled =
+        start(
+            "cancelled",
+            schedule("cancels")
+                .with(
+                    step(0, "first"),
+                    step(1, "long").runProfile("AD", "Export"),
+                    step(1, "long-sibling"),
+                    step(2, "never")));
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (!steps.started.contains("long") && System.nanoTime() < deadline) {
       Thread.sleep(50);
@@ -107,12 +131,16 @@ class RecordHistoriesTest {
     WorkflowStub stub =
         client.newUntypedWorkflowStub(
             ScheduleExecutionWorkflow.TYPE,
-            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.SCHEDULES).setWorkflowId("history-" + name).build());
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .setWorkflowId("history-" + name)
+                .build());
     stub.start(schedule.input());
     return stub;
   }
 
   private void write(String name) throws Exception {
-    Files.writeString(HISTORIES.resolve(name + ".json"), client.fetchHistory("history-" + name).toJson(true));
+    Files.writeString(
+        HISTORIES.resolve(name + ".json"), client.fetchHistory("history-" + name).toJson(true));
   }
 }

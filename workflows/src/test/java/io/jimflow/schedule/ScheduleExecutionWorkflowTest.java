@@ -88,13 +88,15 @@ class ScheduleExecutionWorkflowTest {
             org.assertj.core.groups.Tuple.tuple("a", StepStatus.Complete, 1),
             org.assertj.core.groups.Tuple.tuple("b", StepStatus.Complete, 1),
             org.assertj.core.groups.Tuple.tuple("last", StepStatus.Complete, 1));
-    assertThat(result.steps()).allSatisfy(s -> assertThat(s.endedAt()).isAfterOrEqualTo(s.startedAt()));
+    assertThat(result.steps())
+        .allSatisfy(s -> assertThat(s.endedAt()).isAfterOrEqualTo(s.startedAt()));
     assertThat(result.message()).isEqualTo("All 4 step(s) complete");
   }
 
   static Stream<Arguments> continueOnFailureMatrix() {
     return Stream.of(
-        // schedule policy, step's continueOnFailure, failing step runs alongside a sibling, expected
+        // schedule policy, step's continueOnFailure, failing step runs alongside a sibling,
+        // expected
         Arguments.of(null, null, false, ExecutionStatus.Failed),
         Arguments.of(FailurePolicy.STOP, null, false, ExecutionStatus.Failed),
         Arguments.of(FailurePolicy.STOP, true, false, ExecutionStatus.CompleteWithError),
@@ -111,7 +113,10 @@ class ScheduleExecutionWorkflowTest {
   @ParameterizedTest(name = "schedule {0}, step continueOnFailure {1}, parallel {2} -> {3}")
   @MethodSource("continueOnFailureMatrix")
   void aFailedStepStopsOrContinuesTheExecutionByItsPolicy(
-      FailurePolicy schedulePolicy, Boolean continueOnFailure, boolean parallel, ExecutionStatus expected) {
+      FailurePolicy schedulePolicy,
+      Boolean continueOnFailure,
+      boolean parallel,
+      ExecutionStatus expected) {
     steps.on("export", fails("target unreachable"));
     ScheduleBuilder schedule =
         schedule("matrix")
@@ -163,18 +168,22 @@ class ScheduleExecutionWorkflowTest {
                     step(1, "never")));
 
     assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
-    assertThat(result.message()).contains("'fatal' FailedWithError (major)").doesNotContain("'tolerated'");
+    assertThat(result.message())
+        .contains("'fatal' FailedWithError (major)")
+        .doesNotContain("'tolerated'");
     assertThat(outcome(result, "fine").status()).isEqualTo(StepStatus.Complete);
     assertThat(outcome(result, "never").status()).isEqualTo(StepStatus.Skipped);
   }
 
   @Test
   void stepsThatEndWithErrorsCountAsFailedButWarningsDoNot() {
-    steps.on("warn", endsWith(StepStatus.CompleteWithWarning, "2 warnings"))
+    steps
+        .on("warn", endsWith(StepStatus.CompleteWithWarning, "2 warnings"))
         .on("errors", endsWith(StepStatus.CompleteWithError, "3 objects in error"));
 
     ExecutionResult result =
-        runToResult(schedule("statuses").with(step(0, "warn"), step(1, "errors"), step(2, "after")));
+        runToResult(
+            schedule("statuses").with(step(0, "warn"), step(1, "errors"), step(2, "after")));
 
     assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
     assertThat(outcome(result, "warn").status()).isEqualTo(StepStatus.CompleteWithWarning);
@@ -188,7 +197,8 @@ class ScheduleExecutionWorkflowTest {
     WorkflowStub stub = start(schedule("fails").with(step(0, "broken"), step(1, "next")));
 
     WorkflowFailedException failure =
-        catchThrowableOfType(WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+        catchThrowableOfType(
+            WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
 
     assertThat(failure.getCause()).isInstanceOf(ApplicationFailure.class);
     ApplicationFailure cause = (ApplicationFailure) failure.getCause();
@@ -197,26 +207,30 @@ class ScheduleExecutionWorkflowTest {
     assertThat(cause.getOriginalMessage()).contains("'broken' FailedWithError (disk full)");
     ExecutionResult result = cause.getDetails().get(ExecutionResult.class);
     assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
-    assertThat(result.steps()).extracting(StepOutcome::status)
+    assertThat(result.steps())
+        .extracting(StepOutcome::status)
         .containsExactly(StepStatus.FailedWithError, StepStatus.Skipped);
   }
 
   @Test
   void cancellingDuringAGroupCancelsItsRunningStepsAndSkipsTheRest() throws Exception {
     CountDownLatch never = new CountDownLatch(1);
-    steps.on("long-a", runsUntil(never, Duration.ofSeconds(60)))
+    steps
+        .on("long-a", runsUntil(never, Duration.ofSeconds(60)))
         .on("long-b", runsUntil(never, Duration.ofSeconds(60)));
     WorkflowStub stub =
         start(
             schedule("cancel")
                 .with(step(0, "quick"), step(1, "long-a"), step(1, "long-b"), step(2, "later")));
-    awaitProgress(stub, p -> p.steps().stream().filter(s -> s.status() == StepStatus.Running).count() == 2);
+    awaitProgress(
+        stub, p -> p.steps().stream().filter(s -> s.status() == StepStatus.Running).count() == 2);
     awaitCondition(() -> steps.started.containsAll(List.of("long-a", "long-b")));
 
     stub.cancel();
 
     WorkflowFailedException failure =
-        catchThrowableOfType(WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+        catchThrowableOfType(
+            WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
     assertThat(failure.getCause()).isInstanceOf(CanceledFailure.class);
     assertThat(steps.cancelled)
         .as("each running step saw the cancellation and ended before the workflow did")
@@ -258,7 +272,9 @@ class ScheduleExecutionWorkflowTest {
     assertThat(steps.attempts.get("flaky")).hasValue(3);
     assertThat(outcome(result, "flaky").status()).isEqualTo(StepStatus.FailedWithError);
     assertThat(outcome(result, "flaky").attempts()).isEqualTo(3);
-    assertThat(outcome(result, "flaky").message()).contains("connection reset").contains("after 3 attempts");
+    assertThat(outcome(result, "flaky").message())
+        .contains("connection reset")
+        .contains("after 3 attempts");
   }
 
   @Test
@@ -287,7 +303,8 @@ class ScheduleExecutionWorkflowTest {
 
     assertThat(steps.attempts.get("misconfigured")).hasValue(1);
     assertThat(outcome(result, "misconfigured").attempts()).isEqualTo(1);
-    assertThat(outcome(result, "misconfigured").message()).isEqualTo("unknown connected system 'HR'");
+    assertThat(outcome(result, "misconfigured").message())
+        .isEqualTo("unknown connected system 'HR'");
   }
 
   @Test
@@ -301,12 +318,15 @@ class ScheduleExecutionWorkflowTest {
             Thread.sleep(6_000);
             return FakeStepActivities.complete(c, "too late");
           }
-          String from = c.getHeartbeatDetails(StepHeartbeat.class).map(StepHeartbeat::checkpoint).orElse("0");
+          String from =
+              c.getHeartbeatDetails(StepHeartbeat.class).map(StepHeartbeat::checkpoint).orElse("0");
           return FakeStepActivities.complete(c, "resumed from " + from);
         });
 
     ExecutionResult result =
-        run(schedule("resume").with(step(0, "counter").attempts(3).heartbeatTimeout(Duration.ofSeconds(1))));
+        run(
+            schedule("resume")
+                .with(step(0, "counter").attempts(3).heartbeatTimeout(Duration.ofSeconds(1))));
 
     assertThat(outcome(result, "counter").status()).isEqualTo(StepStatus.Complete);
     assertThat(outcome(result, "counter").message()).isEqualTo("resumed from 5");
@@ -320,7 +340,10 @@ class ScheduleExecutionWorkflowTest {
     ExecutionResult result =
         runToResult(
             schedule("abandon")
-                .with(step(0, "import").runProfile("HR", "Full Import").timeout(Duration.ofSeconds(2))));
+                .with(
+                    step(0, "import")
+                        .runProfile("HR", "Full Import")
+                        .timeout(Duration.ofSeconds(2))));
 
     assertThat(outcome(result, "import").status()).isEqualTo(StepStatus.FailedWithError);
     assertThat(steps.abandoned).hasSize(1);
@@ -333,16 +356,21 @@ class ScheduleExecutionWorkflowTest {
   @Test
   void aCancelledRunProfileStepIsFinalizedAsCancelled() throws Exception {
     steps.on("sync", runsUntil(new CountDownLatch(1), Duration.ofSeconds(60)));
-    WorkflowStub stub = start(schedule("abandon-cancel").with(step(0, "sync").runProfile("AD", "Delta Sync")));
+    WorkflowStub stub =
+        start(schedule("abandon-cancel").with(step(0, "sync").runProfile("AD", "Delta Sync")));
     awaitCondition(() -> steps.started.contains("sync"));
 
     stub.cancel();
 
-    assertThatThrownBy(() -> stub.getResult(ExecutionResult.class)).isInstanceOf(WorkflowFailedException.class);
-    assertThat(steps.abandoned).singleElement().satisfies(a -> {
-      assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
-      assertThat(a.run().step().name()).isEqualTo("sync");
-    });
+    assertThatThrownBy(() -> stub.getResult(ExecutionResult.class))
+        .isInstanceOf(WorkflowFailedException.class);
+    assertThat(steps.abandoned)
+        .singleElement()
+        .satisfies(
+            a -> {
+              assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
+              assertThat(a.run().step().name()).isEqualTo("sync");
+            });
   }
 
   @Test
@@ -372,7 +400,8 @@ class ScheduleExecutionWorkflowTest {
                 .with(step(0, "import"), step(1, "sync"), step(1, "export"), step(2, "confirm")));
 
     ExecutionProgress progress =
-        awaitProgress(stub, p -> p.currentGroup() == 2 && outcome(p.steps(), "export").status().isFinal());
+        awaitProgress(
+            stub, p -> p.currentGroup() == 2 && outcome(p.steps(), "export").status().isFinal());
 
     assertThat(progress.scheduleId()).isEqualTo("progress");
     assertThat(progress.scheduleName()).isEqualTo("Nightly HR Sync");
@@ -429,7 +458,8 @@ class ScheduleExecutionWorkflowTest {
         });
     WorkflowStub stub = start(schedule("attempt").with(step(0, "retried").attempts(3)));
 
-    ExecutionProgress progress = awaitProgress(stub, p -> outcome(p.steps(), "retried").attempts() == 2);
+    ExecutionProgress progress =
+        awaitProgress(stub, p -> outcome(p.steps(), "retried").attempts() == 2);
 
     assertThat(outcome(progress.steps(), "retried").status()).isEqualTo(StepStatus.Running);
     release.countDown();
@@ -440,7 +470,10 @@ class ScheduleExecutionWorkflowTest {
   void searchAttributesNameTheScheduleItsStatusAndTheLastGroup() {
     steps.on("b", fails("no"));
     WorkflowStub stub =
-        start(schedule("attrs").onStepFailure(FailurePolicy.CONTINUE).with(step(0, "a"), step(1, "b")));
+        start(
+            schedule("attrs")
+                .onStepFailure(FailurePolicy.CONTINUE)
+                .with(step(0, "a"), step(1, "b")));
     stub.getResult(ExecutionResult.class);
 
     SearchAttributes attributes = stub.describe().getTypedSearchAttributes();
@@ -462,7 +495,10 @@ class ScheduleExecutionWorkflowTest {
 
     ExecutionProgress progress = stub.query("progress", ExecutionProgress.class);
     assertThat(progress.status()).isEqualTo(ExecutionStatus.Complete);
-    assertThat(progress.steps()).singleElement().extracting(StepOutcome::status).isEqualTo(StepStatus.Complete);
+    assertThat(progress.steps())
+        .singleElement()
+        .extracting(StepOutcome::status)
+        .isEqualTo(StepStatus.Complete);
     assertThat(statusAttribute(stub)).isEqualTo("Complete");
   }
 
@@ -471,9 +507,11 @@ class ScheduleExecutionWorkflowTest {
     WorkflowStub stub = start(schedule("empty"));
 
     WorkflowFailedException failure =
-        catchThrowableOfType(WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+        catchThrowableOfType(
+            WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
 
-    assertThat(((ApplicationFailure) failure.getCause()).getType()).isEqualTo(StepFailures.INVALID_INPUT);
+    assertThat(((ApplicationFailure) failure.getCause()).getType())
+        .isEqualTo(StepFailures.INVALID_INPUT);
   }
 
   // --- helpers
@@ -513,8 +551,8 @@ class ScheduleExecutionWorkflowTest {
     return steps.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
   }
 
-  private static ExecutionProgress awaitProgress(WorkflowStub stub, Predicate<ExecutionProgress> until)
-      throws InterruptedException {
+  private static ExecutionProgress awaitProgress(
+      WorkflowStub stub, Predicate<ExecutionProgress> until) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     ExecutionProgress progress = null;
     while (System.nanoTime() < deadline) {

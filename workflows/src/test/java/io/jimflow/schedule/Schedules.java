@@ -58,8 +58,7 @@ final class Schedules {
     }
 
     ScheduleDefinition definition() {
-      return new ScheduleDefinition(
-          id, name, null, true, null, onStepFailure, null, null, steps);
+      return new ScheduleDefinition(id, name, null, true, null, onStepFailure, null, null, steps);
     }
 
     ScheduleExecutionInput input() {

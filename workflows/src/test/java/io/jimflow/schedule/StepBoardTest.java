@@ -13,14 +13,18 @@ class StepBoardTest {
   private static final Instant T0 = Instant.parse("2026-01-01T02:00:00Z");
 
   private final StepBoard board =
-      new StepBoard(StepGroups.plan(List.of(step(0, "import").build(), step(1, "sync").build(), step(1, "export").build())));
+      new StepBoard(
+          StepGroups.plan(
+              List.of(
+                  step(0, "import").build(), step(1, "sync").build(), step(1, "export").build())));
 
   @Test
   void aStepsOutcomeIsRecordedOnceAndLaterReportsChangeNothing() {
     board.started(0, T0);
     assertThat(board.finished(0, StepStatus.Complete, 1, T0.plusSeconds(5), "done", null)).isTrue();
 
-    assertThat(board.finished(0, StepStatus.Cancelled, 1, T0.plusSeconds(9), "late cancel", null)).isFalse();
+    assertThat(board.finished(0, StepStatus.Cancelled, 1, T0.plusSeconds(9), "late cancel", null))
+        .isFalse();
     assertThat(board.attemptStarted(0, 3)).isFalse();
     assertThat(board.get(0).status()).isEqualTo(StepStatus.Complete);
     assertThat(board.get(0).endedAt()).isEqualTo(T0.plusSeconds(5));
@@ -44,7 +48,8 @@ class StepBoardTest {
     board.finished(0, StepStatus.FailedWithError, 1, T0, "broken", null);
 
     assertThat(board.skipWaiting()).isEqualTo(2);
-    assertThat(board.all()).extracting(StepOutcome::status)
+    assertThat(board.all())
+        .extracting(StepOutcome::status)
         .containsExactly(StepStatus.FailedWithError, StepStatus.Skipped, StepStatus.Skipped);
   }
 
@@ -80,7 +85,9 @@ class StepBoardTest {
 
     String rail = huge.rail("Huge", ExecutionStatus.InProgress, 2, null);
 
-    assertThat(rail).contains("group 0: 10 steps — 10 Complete").contains("group 1: 990 steps — 989 Waiting, 1 Running");
+    assertThat(rail)
+        .contains("group 0: 10 steps — 10 Complete")
+        .contains("group 1: 990 steps — 989 Waiting, 1 Running");
     assertThat(rail.lines().count()).isLessThan(10);
   }
 }

@@ -12,7 +12,11 @@ class StepGroupsTest {
   void stepsWithTheSameIndexFormOneGroupAndGroupsFollowTheIndex() {
     StepGroups plan =
         StepGroups.plan(
-            List.of(step(3, "export-a").build(), step(0, "import").build(), step(3, "export-b").build(), step(1, "sync").build()));
+            List.of(
+                step(3, "export-a").build(),
+                step(0, "import").build(),
+                step(3, "export-b").build(),
+                step(1, "sync").build()));
 
     assertThat(plan.groups()).extracting(StepGroups.StepGroup::index).containsExactly(0, 1, 3);
     assertThat(plan.groups().get(2).steps())
@@ -20,7 +24,8 @@ class StepGroupsTest {
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("export-a", 0),
             org.assertj.core.groups.Tuple.tuple("export-b", 2));
-    assertThat(plan.steps()).extracting(p -> p.definition().name())
+    assertThat(plan.steps())
+        .extracting(p -> p.definition().name())
         .containsExactly("import", "sync", "export-a", "export-b");
   }
 

@@ -15,21 +15,35 @@ class StepOptionsTest {
   void aStepsTimeoutHeartbeatAndRetryBecomeItsActivityOptions() {
     ActivityOptions options =
         StepOptions.forStep(
-            step(0, "import").runProfile("HR", "Full Import").timeout(Duration.ofMinutes(90))
-                .heartbeatTimeout(Duration.ofSeconds(10)).attempts(5).build());
+            step(0, "import")
+                .runProfile("HR", "Full Import")
+                .timeout(Duration.ofMinutes(90))
+                .heartbeatTimeout(Duration.ofSeconds(10))
+                .attempts(5)
+                .build());
 
     assertThat(options.getStartToCloseTimeout()).isEqualTo(Duration.ofMinutes(90));
     assertThat(options.getHeartbeatTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(options.getRetryOptions().getMaximumAttempts()).isEqualTo(5);
-    assertThat(options.getRetryOptions().getDoNotRetry()).containsExactly(StepFailures.CONFIGURATION_ERROR);
-    assertThat(options.getCancellationType()).isEqualTo(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED);
+    assertThat(options.getRetryOptions().getDoNotRetry())
+        .containsExactly(StepFailures.CONFIGURATION_ERROR);
+    assertThat(options.getCancellationType())
+        .isEqualTo(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED);
     assertThat(options.getSummary()).isEqualTo("import · run profile HR / Full Import");
   }
 
   @Test
   void aStepWithoutSettingsGetsTheDocumentedDefaults() {
     StepDefinition bare =
-        new StepDefinition(2, "export", null, new ExecutableStep("export.sh", null, null, null), null, null, null, null);
+        new StepDefinition(
+            2,
+            "export",
+            null,
+            new ExecutableStep("export.sh", null, null, null),
+            null,
+            null,
+            null,
+            null);
 
     ActivityOptions options = StepOptions.forStep(bare);
 

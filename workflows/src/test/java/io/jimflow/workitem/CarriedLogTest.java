@@ -12,8 +12,13 @@ class CarriedLogTest {
   private static List<WorkItemTransition> log(int entries) {
     List<WorkItemTransition> log = new ArrayList<>();
     for (int i = 0; i < entries; i++) {
-      log.add(new WorkItemTransition(i + 1, WorkItemState.Reschedule, WorkItemState.WaitingForStart,
-          Instant.ofEpochSecond(i), null));
+      log.add(
+          new WorkItemTransition(
+              i + 1,
+              WorkItemState.Reschedule,
+              WorkItemState.WaitingForStart,
+              Instant.ofEpochSecond(i),
+              null));
     }
     return log;
   }
@@ -29,7 +34,8 @@ class CarriedLogTest {
     List<WorkItemTransition> carried = WorkItemWorkflowImpl.carried(log(25), 10);
 
     assertThat(carried).hasSize(10);
-    assertThat(carried.get(0).note()).isEqualTo("16 earlier log entries dropped; the earlier runs' histories still hold them");
+    assertThat(carried.get(0).note())
+        .isEqualTo("16 earlier log entries dropped; the earlier runs' histories still hold them");
     assertThat(carried.get(0).from()).isEqualTo(carried.get(0).to());
     assertThat(carried.get(1).instance()).isEqualTo(17);
     assertThat(carried.get(9).instance()).isEqualTo(25);

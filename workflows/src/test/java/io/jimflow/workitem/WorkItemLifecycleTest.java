@@ -26,13 +26,23 @@ class WorkItemLifecycleTest {
             WorkItemCategory.RUNNING,
                 EnumSet.of(Running, ShutdownRequest, CancellingBySystem, CancellingByUser),
             WorkItemCategory.ENDED,
-                EnumSet.of(Finished, Removed, ShutdownConfirmed, Aborted, Timeout, Killed, Cancelled, Error),
+                EnumSet.of(
+                    Finished,
+                    Removed,
+                    ShutdownConfirmed,
+                    Aborted,
+                    Timeout,
+                    Killed,
+                    Cancelled,
+                    Error),
             WorkItemCategory.RESTART,
                 EnumSet.of(Reschedule, ShutdownRestart, AbortedRestart, TimeoutRetry, ErrorRetry));
     assertThat(WorkItemState.values()).hasSize(22);
     table.forEach(
         (category, states) ->
-            assertThat(EnumSet.allOf(WorkItemState.class).stream().filter(s -> s.category() == category))
+            assertThat(
+                    EnumSet.allOf(WorkItemState.class).stream()
+                        .filter(s -> s.category() == category))
                 .as(category.label())
                 .containsExactlyInAnyOrderElementsOf(states));
   }
@@ -76,7 +86,8 @@ class WorkItemLifecycleTest {
     "CancellingByUser, GRACE_EXPIRED, Killed",
     "ShutdownRequest, GRACE_EXPIRED, Aborted",
   })
-  void anEventLeadsToTheStateOfTheSeedGraph(WorkItemState from, WorkItemEvent event, WorkItemState to) {
+  void anEventLeadsToTheStateOfTheSeedGraph(
+      WorkItemState from, WorkItemEvent event, WorkItemState to) {
     assertThat(WorkItemLifecycle.next(from, event)).contains(to);
     assertThat(WorkItemLifecycle.isAllowed(from, to)).isTrue();
   }
@@ -103,7 +114,11 @@ class WorkItemLifecycleTest {
   void everyEventResultIsAnEdgeOfTheGraph(WorkItemState from) {
     for (WorkItemEvent event : WorkItemEvent.values()) {
       WorkItemLifecycle.next(from, event)
-          .ifPresent(to -> assertThat(WorkItemLifecycle.isAllowed(from, to)).as(from + " + " + event).isTrue());
+          .ifPresent(
+              to ->
+                  assertThat(WorkItemLifecycle.isAllowed(from, to))
+                      .as(from + " + " + event)
+                      .isTrue());
     }
   }
 
@@ -146,9 +161,12 @@ class WorkItemLifecycleTest {
   void onlyStatesBeforeTheStartBelongToTheWorkManagerAndOnlyThoseWithoutRemovalCanBeReplaced() {
     for (WorkItemState s : WorkItemState.values()) {
       boolean beforeStart =
-          EnumSet.of(WaitingForStart, WaitingForPredecessor, Suspended, Queued, Removing).contains(s);
+          EnumSet.of(WaitingForStart, WaitingForPredecessor, Suspended, Queued, Removing)
+              .contains(s);
       assertThat(s.isManagerOwned()).as(s.name()).isEqualTo(beforeStart);
-      assertThat(WorkItemLifecycle.isReplaceable(s)).as(s.name()).isEqualTo(beforeStart && s != Removing);
+      assertThat(WorkItemLifecycle.isReplaceable(s))
+          .as(s.name())
+          .isEqualTo(beforeStart && s != Removing);
     }
   }
 
@@ -172,8 +190,8 @@ class WorkItemLifecycleTest {
   @Test
   void aSpecNamesEveryFieldThatIsWrong() {
     WorkItemSpec bad =
-        new WorkItemSpec(" ", "", null, null, Duration.ZERO, Duration.ofSeconds(-1), null, -2, null,
-            null, null);
+        new WorkItemSpec(
+            " ", "", null, null, Duration.ZERO, Duration.ofSeconds(-1), null, -2, null, null, null);
     assertThat(bad.problems())
         .anyMatch(p -> p.startsWith("guid:"))
         .anyMatch(p -> p.startsWith("kind:"))

@@ -38,8 +38,10 @@ public final class CsvFileWriter implements AutoCloseable {
     Path directory = this.target.getParent();
     Files.createDirectories(directory);
     // Not Files.createTempFile: its owner-only permissions would end up on the target.
-    this.temporary = directory.resolve("." + this.target.getFileName() + "." + UUID.randomUUID() + ".tmp");
-    this.channel = FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+    this.temporary =
+        directory.resolve("." + this.target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    this.channel =
+        FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
     OutputStream out = Channels.newOutputStream(channel);
     Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
     this.writer =
@@ -50,12 +52,16 @@ public final class CsvFileWriter implements AutoCloseable {
     writer.writeRecord(this.header);
   }
 
-  /** Starts a new version of {@code target} with this header; nothing changes until {@link #commit()}. */
+  /**
+   * Starts a new version of {@code target} with this header; nothing changes until {@link
+   * #commit()}.
+   */
   public static CsvFileWriter create(Path target, List<String> header, CsvSettings settings) {
     try {
       return new CsvFileWriter(target, header, settings);
     } catch (IOException e) {
-      throw new ConnectorException("CSV file " + target + " cannot be written: " + e.getMessage(), e);
+      throw new ConnectorException(
+          "CSV file " + target + " cannot be written: " + e.getMessage(), e);
     }
   }
 
@@ -76,13 +82,15 @@ public final class CsvFileWriter implements AutoCloseable {
       channel.force(true);
       writer.close();
       try {
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
       }
       committed = true;
     } catch (IOException e) {
-      throw new ConnectorException("CSV file " + target + " cannot be replaced: " + e.getMessage(), e);
+      throw new ConnectorException(
+          "CSV file " + target + " cannot be replaced: " + e.getMessage(), e);
     }
   }
 

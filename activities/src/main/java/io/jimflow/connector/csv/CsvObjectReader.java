@@ -65,8 +65,13 @@ public final class CsvObjectReader implements AutoCloseable {
     if (anchorIndex < 0) {
       close();
       throw new ConnectorException(
-          "CSV file " + file + " has no column '" + anchorAttribute + "' for the anchor (header: "
-              + String.join(", ", header) + ")");
+          "CSV file "
+              + file
+              + " has no column '"
+              + anchorAttribute
+              + "' for the anchor (header: "
+              + String.join(", ", header)
+              + ")");
     }
   }
 
@@ -115,7 +120,13 @@ public final class CsvObjectReader implements AutoCloseable {
     String anchor = record.getField(anchorIndex);
     if (anchor.isBlank()) {
       return new ImportRow(
-          rowPosition, where, null, null, "MissingAnchor", where + " has no " + anchorAttribute, where);
+          rowPosition,
+          where,
+          null,
+          null,
+          "MissingAnchor",
+          where + " has no " + anchorAttribute,
+          where);
     }
     Map<String, String> attributes = new HashMap<>(header.size() * 2);
     for (int i = 0; i < header.size(); i++) {
@@ -129,7 +140,8 @@ public final class CsvObjectReader implements AutoCloseable {
       return records.hasNext() ? records.next() : null;
     } catch (CsvParseException | UncheckedIOException e) {
       throw new ConnectorException(
-          "CSV file " + file + " cannot be read after object " + position + ": " + e.getMessage(), e);
+          "CSV file " + file + " cannot be read after object " + position + ": " + e.getMessage(),
+          e);
     }
   }
 

@@ -10,7 +10,9 @@ public class ConfigException extends RuntimeException {
 
   public ConfigException(List<ConfigProblem> problems) {
     super(
-        problems.size() + (problems.size() == 1 ? " problem" : " problems") + " in the configuration:\n"
+        problems.size()
+            + (problems.size() == 1 ? " problem" : " problems")
+            + " in the configuration:\n"
             + problems.stream().map(p -> "  " + p).collect(Collectors.joining("\n")));
     this.problems = List.copyOf(problems);
   }

@@ -26,9 +26,15 @@ public record DataPlaneConfig(List<ConnectedSystemConfig> connectedSystems, Sync
   /** Per MVO type, the attributes inbound join rules match on (what the store must index). */
   public Map<String, Set<String>> joinKeyAttributes() {
     Map<String, Set<String>> keys = new HashMap<>();
-    syncRules.inbound().forEach(
-        rule -> rule.join().forEach(
-            pair -> keys.computeIfAbsent(rule.mvoType(), t -> new HashSet<>()).add(pair.mvoAttribute())));
+    syncRules
+        .inbound()
+        .forEach(
+            rule ->
+                rule.join()
+                    .forEach(
+                        pair ->
+                            keys.computeIfAbsent(rule.mvoType(), t -> new HashSet<>())
+                                .add(pair.mvoAttribute())));
     return keys;
   }
 }

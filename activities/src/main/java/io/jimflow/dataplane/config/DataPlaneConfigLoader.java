@@ -107,11 +107,13 @@ public final class DataPlaneConfigLoader {
     }
 
     void problem(Node at, String message) {
-      problems.add(new ConfigProblem(file, at == null ? 0 : at.getStartMark().getLine() + 1, message));
+      problems.add(
+          new ConfigProblem(file, at == null ? 0 : at.getStartMark().getLine() + 1, message));
     }
 
     DataPlaneConfig config(Node root) {
-      Map<String, Node> top = mapping(root, "the file", "connectedSystems", "syncRules", "mvoDeletion");
+      Map<String, Node> top =
+          mapping(root, "the file", "connectedSystems", "syncRules", "mvoDeletion");
       List<ConnectedSystemConfig> systems = new ArrayList<>();
       Set<String> ids = new HashSet<>();
       for (Node node : list(top, "connectedSystems", root, true)) {
@@ -164,13 +166,22 @@ public final class DataPlaneConfigLoader {
 
     ConnectedSystemConfig system(Node node) {
       Map<String, Node> map =
-          mapping(node, "a connected system", "id", "name", "connector", "settings", "objectTypes", "runProfiles");
+          mapping(
+              node,
+              "a connected system",
+              "id",
+              "name",
+              "connector",
+              "settings",
+              "objectTypes",
+              "runProfiles");
       String id = string(map, "id", node, true);
       String label = "connected system '" + (id == null ? "?" : id) + "'";
       String name = Optional.ofNullable(string(map, "name", node, false)).orElse(id);
       String connector = string(map, "connector", node, true);
       if (connector != null && !CONNECTOR_TYPES.contains(connector)) {
-        problem(map.get("connector"), label + ": unknown connector '" + connector + "' (known: csv)");
+        problem(
+            map.get("connector"), label + ": unknown connector '" + connector + "' (known: csv)");
       }
       Map<String, String> settings = new LinkedHashMap<>();
       Node settingsNode = map.get("settings");
@@ -179,7 +190,8 @@ public final class DataPlaneConfigLoader {
             .forEach((key, value) -> settings.put(key, scalar(value, label + " setting " + key)));
         String delimiter = settings.get("delimiter");
         if (delimiter != null && delimiter.length() != 1) {
-          problem(settingsNode, label + ": delimiter must be one character, not '" + delimiter + "'");
+          problem(
+              settingsNode, label + ": delimiter must be one character, not '" + delimiter + "'");
         }
       }
       List<ObjectTypeConfig> types = new ArrayList<>();
@@ -200,7 +212,8 @@ public final class DataPlaneConfigLoader {
             problem(profileNode, label + ": run profile '" + profile.id() + "' is defined twice");
           }
           if (profiles.stream().anyMatch(p -> p.name().equals(profile.name()))) {
-            problem(profileNode, label + ": run profile name '" + profile.name() + "' is used twice");
+            problem(
+                profileNode, label + ": run profile name '" + profile.name() + "' is used twice");
           }
           profiles.add(profile);
         }
@@ -220,11 +233,20 @@ public final class DataPlaneConfigLoader {
         return null;
       }
       if (!attributes.contains(anchor)) {
-        problem(map.get("anchor"), system + ", object type '" + name + "': anchor '" + anchor
-            + "' is not one of its attributes " + attributes);
+        problem(
+            map.get("anchor"),
+            system
+                + ", object type '"
+                + name
+                + "': anchor '"
+                + anchor
+                + "' is not one of its attributes "
+                + attributes);
       }
       if (new HashSet<>(attributes).size() != attributes.size()) {
-        problem(map.get("attributes"), system + ", object type '" + name + "': attributes are listed twice");
+        problem(
+            map.get("attributes"),
+            system + ", object type '" + name + "': attributes are listed twice");
       }
       return new ObjectTypeConfig(name, anchor, attributes);
     }
@@ -243,7 +265,9 @@ public final class DataPlaneConfigLoader {
         try {
           pageSize = Integer.parseInt(text);
           if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-            problem(pageNode, label + ": pageSize must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize);
+            problem(
+                pageNode,
+                label + ": pageSize must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize);
           }
         } catch (NumberFormatException e) {
           problem(pageNode, label + ": pageSize must be a whole number, not '" + text + "'");
@@ -272,8 +296,18 @@ public final class DataPlaneConfigLoader {
     }
 
     InboundRule inbound(Node node, Map<String, ConnectedSystemConfig> systems) {
-      Map<String, Node> map = mapping(
-          node, "an inbound sync rule", "id", "system", "objectType", "mvoType", "project", "scope", "join", "flows");
+      Map<String, Node> map =
+          mapping(
+              node,
+              "an inbound sync rule",
+              "id",
+              "system",
+              "objectType",
+              "mvoType",
+              "project",
+              "scope",
+              "join",
+              "flows");
       String id = string(map, "id", node, true);
       String label = "inbound sync rule '" + (id == null ? "?" : id) + "'";
       ObjectTypeConfig type = systemObjectType(map, node, systems, label);
@@ -286,7 +320,9 @@ public final class DataPlaneConfigLoader {
         String cso = string(pair, "cso", pairNode, true);
         String mvo = string(pair, "mvo", pairNode, true);
         if (cso != null && type != null && !type.attributes().contains(cso)) {
-          problem(pair.get("cso"), label + ": join attribute '" + cso + "' is not an attribute of " + type.name());
+          problem(
+              pair.get("cso"),
+              label + ": join attribute '" + cso + "' is not an attribute of " + type.name());
         }
         if (cso != null && mvo != null) {
           join.add(new JoinPair(cso, mvo));
@@ -296,12 +332,29 @@ public final class DataPlaneConfigLoader {
       if (id == null || type == null || mvoType == null) {
         return null;
       }
-      return new InboundRule(id, string(map, "system", node, false), type.name(), scope, mvoType, project, join, flows);
+      return new InboundRule(
+          id,
+          string(map, "system", node, false),
+          type.name(),
+          scope,
+          mvoType,
+          project,
+          join,
+          flows);
     }
 
     OutboundRule outbound(Node node, Map<String, ConnectedSystemConfig> systems) {
-      Map<String, Node> map = mapping(
-          node, "an outbound sync rule", "id", "system", "objectType", "mvoType", "scope", "flows", "deprovisionOnDeletion");
+      Map<String, Node> map =
+          mapping(
+              node,
+              "an outbound sync rule",
+              "id",
+              "system",
+              "objectType",
+              "mvoType",
+              "scope",
+              "flows",
+              "deprovisionOnDeletion");
       String id = string(map, "id", node, true);
       String label = "outbound sync rule '" + (id == null ? "?" : id) + "'";
       ObjectTypeConfig type = systemObjectType(map, node, systems, label);
@@ -310,36 +363,55 @@ public final class DataPlaneConfigLoader {
       List<AttributeFlow> flows = flows(map, node, label, null, type);
       boolean deprovision = bool(map, "deprovisionOnDeletion", false, label);
       if (type != null && flows.stream().noneMatch(f -> f.target().equals(type.anchor()))) {
-        problem(node, label + ": no flow fills '" + type.anchor() + "', the anchor of " + type.name());
+        problem(
+            node, label + ": no flow fills '" + type.anchor() + "', the anchor of " + type.name());
       }
       if (id == null || type == null || mvoType == null) {
         return null;
       }
       return new OutboundRule(
-          id, string(map, "system", node, false), type.name(), type.anchor(), mvoType, scope, flows, deprovision);
+          id,
+          string(map, "system", node, false),
+          type.name(),
+          type.anchor(),
+          mvoType,
+          scope,
+          flows,
+          deprovision);
     }
 
     DeletionRule deletion(Node node, Map<String, ConnectedSystemConfig> systems) {
-      Map<String, Node> map = mapping(node, "an MVO deletion rule", "mvoType", "gracePeriod", "authoritativeSystems");
+      Map<String, Node> map =
+          mapping(node, "an MVO deletion rule", "mvoType", "gracePeriod", "authoritativeSystems");
       String mvoType = string(map, "mvoType", node, true);
       String label = "MVO deletion rule for '" + (mvoType == null ? "?" : mvoType) + "'";
       Duration grace = null;
       String graceText = string(map, "gracePeriod", node, true);
       if (graceText != null) {
         try {
-          grace = Duration.parse(graceText.toUpperCase(Locale.ROOT).startsWith("P") ? graceText : "PT" + graceText);
+          grace =
+              Duration.parse(
+                  graceText.toUpperCase(Locale.ROOT).startsWith("P")
+                      ? graceText
+                      : "PT" + graceText);
           if (grace.isNegative()) {
             problem(map.get("gracePeriod"), label + ": gracePeriod must not be negative");
           }
         } catch (DateTimeParseException e) {
-          problem(map.get("gracePeriod"), label + ": gracePeriod '" + graceText
-              + "' is not a duration (ISO-8601, e.g. P7D or PT12H)");
+          problem(
+              map.get("gracePeriod"),
+              label
+                  + ": gracePeriod '"
+                  + graceText
+                  + "' is not a duration (ISO-8601, e.g. P7D or PT12H)");
         }
       }
       List<String> authoritative = strings(map, "authoritativeSystems", node, true);
       for (String system : authoritative) {
         if (!systems.containsKey(system)) {
-          problem(map.get("authoritativeSystems"), label + ": unknown connected system '" + system + "'");
+          problem(
+              map.get("authoritativeSystems"),
+              label + ": unknown connected system '" + system + "'");
         }
       }
       if (mvoType == null || grace == null) {
@@ -349,7 +421,10 @@ public final class DataPlaneConfigLoader {
     }
 
     ObjectTypeConfig systemObjectType(
-        Map<String, Node> map, Node node, Map<String, ConnectedSystemConfig> systems, String label) {
+        Map<String, Node> map,
+        Node node,
+        Map<String, ConnectedSystemConfig> systems,
+        String label) {
       String systemId = string(map, "system", node, true);
       String typeName = string(map, "objectType", node, true);
       if (systemId == null || typeName == null) {
@@ -362,24 +437,37 @@ public final class DataPlaneConfigLoader {
       }
       Optional<ObjectTypeConfig> type = system.objectType(typeName);
       if (type.isEmpty()) {
-        problem(map.get("objectType"), label + ": connected system '" + systemId + "' has no object type '" + typeName + "'");
+        problem(
+            map.get("objectType"),
+            label + ": connected system '" + systemId + "' has no object type '" + typeName + "'");
         return null;
       }
       return type.get();
     }
 
-    List<Condition> conditions(Map<String, Node> map, Node node, String label, ObjectTypeConfig type) {
+    List<Condition> conditions(
+        Map<String, Node> map, Node node, String label, ObjectTypeConfig type) {
       List<Condition> conditions = new ArrayList<>();
       for (Node conditionNode : list(map, "scope", node, false)) {
-        Map<String, Node> condition = mapping(conditionNode, "a scope condition", "attribute", "operator", "value");
+        Map<String, Node> condition =
+            mapping(conditionNode, "a scope condition", "attribute", "operator", "value");
         String attribute = string(condition, "attribute", conditionNode, true);
-        Condition.Operator operator = enumValue(condition, "operator", conditionNode, Condition.Operator.class, label);
+        Condition.Operator operator =
+            enumValue(condition, "operator", conditionNode, Condition.Operator.class, label);
         String value = string(condition, "value", conditionNode, false);
         if (attribute != null && type != null && !type.attributes().contains(attribute)) {
-          problem(condition.get("attribute"), label + ": scope attribute '" + attribute + "' is not an attribute of " + type.name());
+          problem(
+              condition.get("attribute"),
+              label
+                  + ": scope attribute '"
+                  + attribute
+                  + "' is not an attribute of "
+                  + type.name());
         }
-        if (operator != null && value == null
-            && operator != Condition.Operator.PRESENT && operator != Condition.Operator.ABSENT) {
+        if (operator != null
+            && value == null
+            && operator != Condition.Operator.PRESENT
+            && operator != Condition.Operator.ABSENT) {
           problem(conditionNode, label + ": operator " + operator + " needs a 'value'");
         }
         if (attribute != null && operator != null) {
@@ -390,17 +478,24 @@ public final class DataPlaneConfigLoader {
     }
 
     List<AttributeFlow> flows(
-        Map<String, Node> map, Node node, String label, ObjectTypeConfig sourceType, ObjectTypeConfig targetType) {
+        Map<String, Node> map,
+        Node node,
+        String label,
+        ObjectTypeConfig sourceType,
+        ObjectTypeConfig targetType) {
       List<AttributeFlow> flows = new ArrayList<>();
       for (Node flowNode : list(map, "flows", node, false)) {
         Map<String, Node> flow = mapping(flowNode, "an attribute flow", "from", "to");
         String from = string(flow, "from", flowNode, true);
         String to = string(flow, "to", flowNode, true);
         if (from != null && sourceType != null && !sourceType.attributes().contains(from)) {
-          problem(flow.get("from"), label + ": '" + from + "' is not an attribute of " + sourceType.name());
+          problem(
+              flow.get("from"),
+              label + ": '" + from + "' is not an attribute of " + sourceType.name());
         }
         if (to != null && targetType != null && !targetType.attributes().contains(to)) {
-          problem(flow.get("to"), label + ": '" + to + "' is not an attribute of " + targetType.name());
+          problem(
+              flow.get("to"), label + ": '" + to + "' is not an attribute of " + targetType.name());
         }
         if (from != null && to != null) {
           flows.add(new AttributeFlow(from, to));
@@ -421,7 +516,14 @@ public final class DataPlaneConfigLoader {
         if (key == null) {
           problem(tuple.getKeyNode(), what + ": keys must be plain names");
         } else if (!allowed.contains(key)) {
-          problem(tuple.getKeyNode(), what + ": unknown key '" + key + "' (expected one of " + String.join(", ", allowed) + ")");
+          problem(
+              tuple.getKeyNode(),
+              what
+                  + ": unknown key '"
+                  + key
+                  + "' (expected one of "
+                  + String.join(", ", allowed)
+                  + ")");
         } else if (map.put(key, tuple.getValueNode()) != null) {
           problem(tuple.getKeyNode(), what + ": '" + key + "' is given twice");
         }
@@ -500,7 +602,8 @@ public final class DataPlaneConfigLoader {
       return fallback;
     }
 
-    <E extends Enum<E>> E enumValue(Map<String, Node> map, String key, Node parent, Class<E> type, String label) {
+    <E extends Enum<E>> E enumValue(
+        Map<String, Node> map, String key, Node parent, Class<E> type, String label) {
       String value = string(map, key, parent, true);
       if (value == null) {
         return null;
@@ -510,8 +613,16 @@ public final class DataPlaneConfigLoader {
           return constant;
         }
       }
-      problem(map.get(key), label + ": '" + key + "' must be one of "
-          + Arrays.toString(type.getEnumConstants()) + ", not '" + value + "'");
+      problem(
+          map.get(key),
+          label
+              + ": '"
+              + key
+              + "' must be one of "
+              + Arrays.toString(type.getEnumConstants())
+              + ", not '"
+              + value
+              + "'");
       return null;
     }
   }

@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A recurring item: takes a snapshot of a directory (file count and total size) and plans its successor
- * {@code intervalSeconds} later, until {@code stopAfterRuns} runs are done (0 = forever).
+ * A recurring item: takes a snapshot of a directory (file count and total size) and plans its
+ * successor {@code intervalSeconds} later, until {@code stopAfterRuns} runs are done (0 = forever).
  *
  * <p>State: {@code {"dir": "...", "intervalSeconds": 60, "stopAfterRuns": 0, "runs": 0, "files": 0,
  * "bytes": 0}}.
@@ -60,7 +60,8 @@ public final class DirectorySnapshotHandler implements WorkItemHandler {
         }
       }
     }
-    State next = new State(s.dir(), s.intervalSeconds(), s.stopAfterRuns(), s.runs() + 1, files, bytes);
+    State next =
+        new State(s.dir(), s.intervalSeconds(), s.stopAfterRuns(), s.runs() + 1, files, bytes);
     String saved = json.writeValueAsString(next);
     context.saveProgress(saved);
     if (next.stopAfterRuns() > 0 && next.runs() >= next.stopAfterRuns()) {

@@ -20,12 +20,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts a file's lines and computes an FNV-1a 64 checksum, chunk by chunk, saving its byte offset after
- * every chunk: interruptible at any chunk boundary and resumable by a restarted instance.
+ * Counts a file's lines and computes an FNV-1a 64 checksum, chunk by chunk, saving its byte offset
+ * after every chunk: interruptible at any chunk boundary and resumable by a restarted instance.
  *
  * <p>State: {@code {"path": "...", "chunkLines": 1000, "offset": 0, "lines": 0, "hash": …,
- * "pauseMillis": 0, "resultPath": null}}. When {@code resultPath} is set, WorkItemFinished appends the
- * result there as one JSON line; {@code resumedFrom} records the offset the latest instance started at.
+ * "pauseMillis": 0, "resultPath": null}}. When {@code resultPath} is set, WorkItemFinished appends
+ * the result there as one JSON line; {@code resumedFrom} records the offset the latest instance
+ * started at.
  */
 public final class LineCountHandler implements WorkItemHandler {
 
@@ -41,7 +42,9 @@ public final class LineCountHandler implements WorkItemHandler {
     this.json = json;
   }
 
-  /** The item's state; {@code hash} null means "not started", so a fresh item needs only the path. */
+  /**
+   * The item's state; {@code hash} null means "not started", so a fresh item needs only the path.
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record State(
       String path,
@@ -72,11 +75,20 @@ public final class LineCountHandler implements WorkItemHandler {
   public WorkItemRunOutcome run(WorkItemRunContext context) throws Exception {
     State state = json.readValue(context.state(), State.class);
     if (state.path() == null) {
-      throw new IllegalArgumentException("line-count item " + context.guid() + ": state has no 'path'");
+      throw new IllegalArgumentException(
+          "line-count item " + context.guid() + ": state has no 'path'");
     }
     state =
-        new State(state.path(), state.chunkLines(), state.offset(), state.lines(), state.hash(),
-            state.pauseMillis(), state.resultPath(), state.complete(), state.offset());
+        new State(
+            state.path(),
+            state.chunkLines(),
+            state.offset(),
+            state.lines(),
+            state.hash(),
+            state.pauseMillis(),
+            state.resultPath(),
+            state.complete(),
+            state.offset());
     Path file = Path.of(state.path());
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       channel.position(state.offset());
@@ -124,7 +136,15 @@ public final class LineCountHandler implements WorkItemHandler {
       lines++; // a last line without a trailing newline still counts
     }
     return new State(
-        s.path(), s.chunkLines(), offset, lines, hash, s.pauseMillis(), s.resultPath(), eof, s.resumedFrom());
+        s.path(),
+        s.chunkLines(),
+        offset,
+        lines,
+        hash,
+        s.pauseMillis(),
+        s.resultPath(),
+        eof,
+        s.resumedFrom());
   }
 
   @Override

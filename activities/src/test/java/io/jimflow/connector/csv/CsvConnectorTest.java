@@ -37,7 +37,10 @@ class CsvConnectorTest {
 
   @Test
   void quotedFieldsWithDelimitersQuotesAndLineBreaksAreRead() throws IOException {
-    Path hr = file("hr.csv", "employeeId,displayName,title\nE1,\"Lovelace, Ada\",\"says \"\"hi\"\"\nand more\"\nE2,Bob,Clerk\n");
+    Path hr =
+        file(
+            "hr.csv",
+            "employeeId,displayName,title\nE1,\"Lovelace, Ada\",\"says \"\"hi\"\"\nand more\"\nE2,Bob,Clerk\n");
     try (CsvObjectReader reader = CsvObjectReader.open(hr, "employeeId", CsvSettings.DEFAULT)) {
       List<ImportRow> rows = readAll(reader, 1);
       assertThat(rows).extracting(ImportRow::anchor).containsExactly("E1", "E2");
@@ -53,8 +56,13 @@ class CsvConnectorTest {
     Path hr = file("bom.csv", "\uFEFFemployeeId;name\nE1;Zoë\n");
     try (CsvObjectReader reader = CsvObjectReader.open(hr, "employeeId", new CsvSettings(';'))) {
       assertThat(reader.header()).containsExactly("employeeId", "name");
-      assertThat(readAll(reader, 10)).singleElement()
-          .satisfies(row -> assertThat(row.attributes()).containsExactlyInAnyOrderEntriesOf(Map.of("employeeId", "E1", "name", "Zoë")));
+      assertThat(readAll(reader, 10))
+          .singleElement()
+          .satisfies(
+              row ->
+                  assertThat(row.attributes())
+                      .containsExactlyInAnyOrderEntriesOf(
+                          Map.of("employeeId", "E1", "name", "Zoë")));
     }
   }
 
@@ -63,9 +71,11 @@ class CsvConnectorTest {
     Path hr = file("bad.csv", "employeeId,name\nE1,Ada\nE2\n,Nobody\nE3,Cy,extra\nE4,Dee\n");
     try (CsvObjectReader reader = CsvObjectReader.open(hr, "employeeId", CsvSettings.DEFAULT)) {
       List<ImportRow> rows = readAll(reader, 2);
-      assertThat(rows).extracting(ImportRow::errorType)
+      assertThat(rows)
+          .extracting(ImportRow::errorType)
           .containsExactly(null, "WrongColumnCount", "MissingAnchor", "WrongColumnCount", null);
-      assertThat(rows.get(1).errorMessage()).isEqualTo("bad.csv line 3 has 1 fields, the header has 2");
+      assertThat(rows.get(1).errorMessage())
+          .isEqualTo("bad.csv line 3 has 1 fields, the header has 2");
       assertThat(rows.get(2).reference()).isEqualTo("bad.csv line 4");
       assertThat(rows.get(4).anchor()).isEqualTo("E4");
     }
@@ -76,7 +86,8 @@ class CsvConnectorTest {
     Path hr = file("hr.csv", "employeeId\nE1\nE2\nE3\n");
     try (CsvObjectReader reader = CsvObjectReader.open(hr, "employeeId", CsvSettings.DEFAULT)) {
       reader.skip(2);
-      assertThat(readAll(reader, 10)).extracting(ImportRow::anchor, ImportRow::position)
+      assertThat(readAll(reader, 10))
+          .extracting(ImportRow::anchor, ImportRow::position)
           .containsExactly(org.assertj.core.groups.Tuple.tuple("E3", 3L));
     }
   }
@@ -110,7 +121,8 @@ class CsvConnectorTest {
   @Test
   void aWrittenFileReplacesTheTargetOnlyOnCommit() throws IOException {
     Path target = file("directory.csv", "employeeId,mail\nOLD,old@example.org\n");
-    try (CsvFileWriter writer = CsvFileWriter.create(target, List.of("employeeId", "mail"), CsvSettings.DEFAULT)) {
+    try (CsvFileWriter writer =
+        CsvFileWriter.create(target, List.of("employeeId", "mail"), CsvSettings.DEFAULT)) {
       writer.write(Map.of("employeeId", "E1", "mail", "a,b@example.org"));
       assertThat(Files.readString(target)).contains("OLD");
       writer.commit();
@@ -124,7 +136,8 @@ class CsvConnectorTest {
   @Test
   void anUncommittedWriteLeavesTheTargetAndNoTemporaryFile() throws IOException {
     Path target = file("directory.csv", "employeeId\nOLD\n");
-    try (CsvFileWriter writer = CsvFileWriter.create(target, List.of("employeeId"), CsvSettings.DEFAULT)) {
+    try (CsvFileWriter writer =
+        CsvFileWriter.create(target, List.of("employeeId"), CsvSettings.DEFAULT)) {
       writer.write(Map.of("employeeId", "E1"));
     }
     assertThat(Files.readString(target)).isEqualTo("employeeId\nOLD\n");

@@ -18,25 +18,30 @@ class DataPlaneConfigLoaderTest {
   void theShippedNightlyHrSyncConfigurationIsValid() {
     DataPlaneConfig config = loader.load(Path.of("..", "config", "connected-systems.yaml"));
 
-    assertThat(config.connectedSystems()).extracting(ConnectedSystemConfig::name)
+    assertThat(config.connectedSystems())
+        .extracting(ConnectedSystemConfig::name)
         .containsExactly("HR System", "Directory", "Badge System");
     assertThat(config.system("HR System").orElseThrow().runProfile("Full Import").orElseThrow())
-        .satisfies(p -> {
-          assertThat(p.runType()).isEqualTo(RunType.FullImport);
-          assertThat(p.file()).isEqualTo("data/hr.csv");
-          assertThat(p.objectType()).isEqualTo("person");
-        });
-    assertThat(config.system("directory").orElseThrow().runProfile("Delta Import").orElseThrow().id())
+        .satisfies(
+            p -> {
+              assertThat(p.runType()).isEqualTo(RunType.FullImport);
+              assertThat(p.file()).isEqualTo("data/hr.csv");
+              assertThat(p.objectType()).isEqualTo("person");
+            });
+    assertThat(
+            config.system("directory").orElseThrow().runProfile("Delta Import").orElseThrow().id())
         .isEqualTo("confirming-import");
     assertThat(config.syncRules().outbound()).hasSize(2);
-    assertThat(config.syncRules().deletion()).singleElement()
+    assertThat(config.syncRules().deletion())
+        .singleElement()
         .satisfies(d -> assertThat(d.gracePeriod()).isEqualTo(Duration.ofDays(7)));
     assertThat(config.joinKeyAttributes()).containsEntry("person", Set.of("employeeId"));
   }
 
   @Test
   void everyProblemIsReportedWithItsLine() {
-    String yaml = """
+    String yaml =
+        """
         connectedSystems:
           - id: hr
             connector: ldap
@@ -62,17 +67,20 @@ class DataPlaneConfigLoaderTest {
           - {mvoType: person, gracePeriod: soon, authoritativeSystems: [hr]}
         """;
 
-    ConfigException error = catchThrowableOfType(ConfigException.class, () -> loader.parse("cs.yaml", yaml));
+    ConfigException error =
+        catchThrowableOfType(ConfigException.class, () -> loader.parse("cs.yaml", yaml));
 
-    assertThat(error.problems()).extracting(ConfigProblem::toString).containsExactlyInAnyOrder(
-        "cs.yaml:3: connected system 'hr': unknown connector 'ldap' (known: csv)",
-        "cs.yaml:5: connected system 'hr', object type 'person': anchor 'id' is not one of its attributes [employeeId]",
-        "cs.yaml:7: connected system 'hr', run profile 'imp': 'runType' must be one of [FullImport, DeltaImport, FullSynchronisation, DeltaSynchronisation, Export], not 'FullImprt'",
-        "cs.yaml:8: connected system 'hr', run profile 'sync': pageSize must be a whole number, not 'lots'",
-        "cs.yaml:12: inbound sync rule 'r1': unknown connected system 'nowhere'",
-        "cs.yaml:16: outbound sync rule 'r2': no flow fills 'id', the anchor of person",
-        "cs.yaml:21: an outbound sync rule: unknown key 'colour' (expected one of id, system, objectType, mvoType, scope, flows, deprovisionOnDeletion)",
-        "cs.yaml:23: MVO deletion rule for 'person': gracePeriod 'soon' is not a duration (ISO-8601, e.g. P7D or PT12H)");
+    assertThat(error.problems())
+        .extracting(ConfigProblem::toString)
+        .containsExactlyInAnyOrder(
+            "cs.yaml:3: connected system 'hr': unknown connector 'ldap' (known: csv)",
+            "cs.yaml:5: connected system 'hr', object type 'person': anchor 'id' is not one of its attributes [employeeId]",
+            "cs.yaml:7: connected system 'hr', run profile 'imp': 'runType' must be one of [FullImport, DeltaImport, FullSynchronisation, DeltaSynchronisation, Export], not 'FullImprt'",
+            "cs.yaml:8: connected system 'hr', run profile 'sync': pageSize must be a whole number, not 'lots'",
+            "cs.yaml:12: inbound sync rule 'r1': unknown connected system 'nowhere'",
+            "cs.yaml:16: outbound sync rule 'r2': no flow fills 'id', the anchor of person",
+            "cs.yaml:21: an outbound sync rule: unknown key 'colour' (expected one of id, system, objectType, mvoType, scope, flows, deprovisionOnDeletion)",
+            "cs.yaml:23: MVO deletion rule for 'person': gracePeriod 'soon' is not a duration (ISO-8601, e.g. P7D or PT12H)");
   }
 
   @Test

@@ -26,9 +26,12 @@ class DirectorySnapshotHandlerTest {
     Files.createDirectory(dir.resolve("sub"));
 
     WorkItemRunOutcome out =
-        handler.run(new FakeRunContext("{\"dir\":\"" + dir + "\",\"intervalSeconds\":600}", Integer.MAX_VALUE));
+        handler.run(
+            new FakeRunContext(
+                "{\"dir\":\"" + dir + "\",\"intervalSeconds\":600}", Integer.MAX_VALUE));
 
-    DirectorySnapshotHandler.State s = json.readValue(out.stateJson(), DirectorySnapshotHandler.State.class);
+    DirectorySnapshotHandler.State s =
+        json.readValue(out.stateJson(), DirectorySnapshotHandler.State.class);
     assertThat(out.successorStartTime()).isEqualTo(now.plusSeconds(600));
     assertThat(s.runs()).isEqualTo(1);
     assertThat(s.files()).isEqualTo(2);

@@ -4,7 +4,9 @@ import io.jimflow.workitem.WorkItemRunContext;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A run context that records saved progress and asks the handler to finish after a number of saves. */
+/**
+ * A run context that records saved progress and asks the handler to finish after a number of saves.
+ */
 final class FakeRunContext implements WorkItemRunContext {
   private final String state;
   private final int finishAfterSaves;

@@ -73,7 +73,8 @@ class LineCountHandlerTest {
     assertThat(stopped.done()).isFalse();
     assertThat(mid.lines()).isEqualTo(800);
 
-    WorkItemRunOutcome resumed = handler.run(new FakeRunContext(stopped.stateJson(), Integer.MAX_VALUE));
+    WorkItemRunOutcome resumed =
+        handler.run(new FakeRunContext(stopped.stateJson(), Integer.MAX_VALUE));
     LineCountHandler.State end = json.readValue(resumed.stateJson(), LineCountHandler.State.class);
 
     assertThat(resumed.done()).isTrue();
@@ -89,10 +90,12 @@ class LineCountHandlerTest {
     String state =
         "{\"path\":\"" + f + "\",\"resultPath\":\"" + result + "\",\"lines\":10,\"offset\":3}";
 
-    handler.finished(new WorkItemFinishedContext("g", "line-count", 2, WorkItemState.Finished, state, false));
+    handler.finished(
+        new WorkItemFinishedContext("g", "line-count", 2, WorkItemState.Finished, state, false));
 
     assertThat(Files.readAllLines(result))
         .singleElement()
-        .satisfies(l -> assertThat(l).contains("\"finalState\":\"Finished\"").contains("\"lines\":10"));
+        .satisfies(
+            l -> assertThat(l).contains("\"finalState\":\"Finished\"").contains("\"lines\":10"));
   }
 }

@@ -69,7 +69,9 @@ public final class DevMode implements AutoCloseable {
   @Override
   public synchronized void close() {
     if (ownServer != null && ownServer.isRunning()) {
-      log.info("Stopping the Temporal dev server; {} keeps its data", ownServer.options().databaseFile());
+      log.info(
+          "Stopping the Temporal dev server; {} keeps its data",
+          ownServer.options().databaseFile());
       ownServer.close();
     }
   }

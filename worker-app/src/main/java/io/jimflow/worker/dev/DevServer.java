@@ -24,13 +24,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * A Temporal dev server ({@code temporal server start-dev}) run by jimflow: for {@code ./jimflow dev}
- * and for the end-to-end tests. It persists to a SQLite file, serves the Web UI, and registers
+ * A Temporal dev server ({@code temporal server start-dev}) run by jimflow: for {@code ./jimflow
+ * dev} and for the end-to-end tests. It persists to a SQLite file, serves the Web UI, and registers
  * jimflow's search attributes at start.
  */
 public final class DevServer implements AutoCloseable {
 
-  /** The history transfer queue's reads per second per shard (also in the compose dynamic config). */
+  /**
+   * The history transfer queue's reads per second per shard (also in the compose dynamic config).
+   */
   public static final int TRANSFER_POLL_RPS = 100;
 
   /**
@@ -47,8 +49,8 @@ public final class DevServer implements AutoCloseable {
    *       Production needs it too, like eager execution.
    *   <li>SQLite in WAL mode with {@code synchronous=NORMAL}: one disk flush per checkpoint instead
    *       of several per transaction. A crash of the server process loses nothing; a power cut may
-   *       lose the last transactions, never the database (fine for a dev server; production runs
-   *       on PostgreSQL).
+   *       lose the last transactions, never the database (fine for a dev server; production runs on
+   *       PostgreSQL).
    * </ul>
    */
   public static final List<String> LOW_LATENCY_ARGS =
@@ -74,7 +76,9 @@ public final class DevServer implements AutoCloseable {
       List<String> extraArgs,
       Duration startupTimeout) {
 
-    /** The embedded default of {@code ./jimflow dev}: gRPC 7233, UI 8233, {@code data/temporal.db}. */
+    /**
+     * The embedded default of {@code ./jimflow dev}: gRPC 7233, UI 8233, {@code data/temporal.db}.
+     */
     public static Options embeddedDefault(Path cli, Path projectHome) {
       return new Options(
           cli,
@@ -171,7 +175,9 @@ public final class DevServer implements AutoCloseable {
   public static void ensureSearchAttributes(String target, String namespace) {
     OperatorServiceStubs operator =
         OperatorServiceStubs.newServiceStubs(
-            OperatorServiceStubsOptions.newBuilder().setTarget(target).validateAndBuildWithDefaults());
+            OperatorServiceStubsOptions.newBuilder()
+                .setTarget(target)
+                .validateAndBuildWithDefaults());
     try {
       Set<String> existing =
           operator

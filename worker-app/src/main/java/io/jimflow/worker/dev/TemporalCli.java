@@ -33,7 +33,8 @@ public final class TemporalCli {
   /**
    * The CLI binary to run, installing it into the project's {@code .tools/} if it is nowhere else.
    *
-   * @param projectHome the jimflow checkout (holds {@code scripts/} and {@code .tools/}); may be empty
+   * @param projectHome the jimflow checkout (holds {@code scripts/} and {@code .tools/}); may be
+   *     empty
    * @throws DevServerException with instructions when no CLI can be found or installed
    */
   public static Path locate(Optional<Path> projectHome) {
@@ -76,7 +77,9 @@ public final class TemporalCli {
             + HOW_TO_INSTALL);
   }
 
-  /** The jimflow checkout: {@code -Djimflow.home}, {@code $JIMFLOW_HOME}, or above the working dir. */
+  /**
+   * The jimflow checkout: {@code -Djimflow.home}, {@code $JIMFLOW_HOME}, or above the working dir.
+   */
   public static Optional<Path> projectHome() {
     String explicit = System.getProperty("jimflow.home", System.getenv("JIMFLOW_HOME"));
     if (explicit != null && !explicit.isBlank()) {

@@ -25,8 +25,7 @@ public class TemporalHealthIndicator implements HealthIndicator {
     try {
       var check = stubs.healthCheck();
       boolean serving =
-          check.getStatus()
-              == io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING;
+          check.getStatus() == io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING;
       Health.Builder health = serving && started ? Health.up() : Health.down();
       return health
           .withDetail("target", target)

@@ -16,7 +16,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param batchSize rows history retention deletes per transaction (1,000)
  */
 @ConfigurationProperties("jimflow.maintenance")
-public record MaintenanceProperties(Integer maxMvosPerCycle, Retention retention, Integer batchSize) {
+public record MaintenanceProperties(
+    Integer maxMvosPerCycle, Retention retention, Integer batchSize) {
 
   /** Retention periods; an unset one is 90 days. */
   public record Retention(Duration csoChanges, Duration mvoChanges, Duration runRecords) {}
@@ -27,7 +28,8 @@ public record MaintenanceProperties(Integer maxMvosPerCycle, Retention retention
         maxMvosPerCycle == null ? MvoDeletionPolicy.DEFAULT_MAX_PER_CYCLE : maxMvosPerCycle,
         retention == null
             ? null
-            : new RetentionPolicy(retention.csoChanges(), retention.mvoChanges(), retention.runRecords()),
+            : new RetentionPolicy(
+                retention.csoChanges(), retention.mvoChanges(), retention.runRecords()),
         batchSize == null ? BatchPlan.DEFAULT_BATCH_SIZE : batchSize);
   }
 }

@@ -12,8 +12,8 @@ import io.jimflow.maintenance.SystemOperations;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.UnconfiguredRunProfileExecutor;
 import io.jimflow.store.Store;
-import io.jimflow.worker.store.StoreConfiguration;
 import io.jimflow.sync.SyncEngine;
+import io.jimflow.worker.store.StoreConfiguration;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
@@ -23,15 +23,16 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The beans of the maintenance task queue; application.yaml registers the maintenance workflows
- * and the {@code maintenanceActivities} bean on it. Also wraps every {@link RunProfileExecutor} so
- * that a run profile of a connected system being cleared or deleted fails instead of racing it.
+ * The beans of the maintenance task queue; application.yaml registers the maintenance workflows and
+ * the {@code maintenanceActivities} bean on it. Also wraps every {@link RunProfileExecutor} so that
+ * a run profile of a connected system being cleared or deleted fails instead of racing it.
  */
 @Configuration
 public class MaintenanceWorkerConfiguration {
 
   @Bean
-  MaintenanceActivitiesImpl maintenanceActivities(Store store, DataPlaneConfig config, MaintenanceProperties properties) {
+  MaintenanceActivitiesImpl maintenanceActivities(
+      Store store, DataPlaneConfig config, MaintenanceProperties properties) {
     Clock clock = Clock.systemUTC();
     return new MaintenanceActivitiesImpl(
         new MaintenanceStore(store, new SyncEngine(config.syncRules()), clock),
@@ -46,14 +47,17 @@ public class MaintenanceWorkerConfiguration {
    * {@link ExampleDataGenerator} bean, and refuses requests otherwise.
    */
   @Bean
-  DataGenerationActivitiesImpl dataGenerationActivities(ObjectProvider<ExampleDataGenerator> generator) {
+  DataGenerationActivitiesImpl dataGenerationActivities(
+      ObjectProvider<ExampleDataGenerator> generator) {
     return new DataGenerationActivitiesImpl(
-        Optional.ofNullable(generator.getIfAvailable()), StoreConfiguration.resolveAgainstHome(Path.of("")));
+        Optional.ofNullable(generator.getIfAvailable()),
+        StoreConfiguration.resolveAgainstHome(Path.of("")));
   }
 
   /** Puts the maintenance guard in front of whichever run profile executor the worker has. */
   @Bean
-  static BeanPostProcessor guardRunProfiles(ObjectProvider<Store> store, ObjectProvider<DataPlaneConfig> config) {
+  static BeanPostProcessor guardRunProfiles(
+      ObjectProvider<Store> store, ObjectProvider<DataPlaneConfig> config) {
     return new BeanPostProcessor() {
       @Override
       public Object postProcessAfterInitialization(Object bean, String name) {
@@ -67,7 +71,12 @@ public class MaintenanceWorkerConfiguration {
             executor,
             store.getObject(),
             new SystemOperations(Clock.systemUTC()),
-            idOrName -> config.getObject().system(idOrName).map(ConnectedSystemConfig::id).orElse(idOrName));
+            idOrName ->
+                config
+                    .getObject()
+                    .system(idOrName)
+                    .map(ConnectedSystemConfig::id)
+                    .orElse(idOrName));
       }
     };
   }

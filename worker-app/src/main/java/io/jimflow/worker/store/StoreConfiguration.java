@@ -58,7 +58,8 @@ public class StoreConfiguration {
       return new DataPlaneConfig(List.of(), new SyncRules(List.of(), List.of(), List.of()));
     }
     DataPlaneConfig config = new DataPlaneConfigLoader().load(resolved);
-    log.info("Data plane: {} connected systems from {}", config.connectedSystems().size(), resolved);
+    log.info(
+        "Data plane: {} connected systems from {}", config.connectedSystems().size(), resolved);
     return config;
   }
 
