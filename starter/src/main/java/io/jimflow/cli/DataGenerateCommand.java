@@ -1,6 +1,12 @@
 package io.jimflow.cli;
 
+import io.jimflow.client.JimflowClient;
+import io.jimflow.client.JimflowConnectionException;
+import io.jimflow.client.MaintenanceClient.MaintenanceFailedException;
 import io.jimflow.data.ExampleDataGenerator;
+import io.jimflow.maintenance.DataGenerationResult;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -15,19 +21,39 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code jimflow data generate}: writes an HR System CSV of generated people. */
+/**
+ * {@code jimflow data generate}: writes an HR System CSV of generated people, here or, with {@code
+ * --on-worker}, as a workflow on a worker (its progress shows as heartbeat details in the Temporal
+ * UI).
+ */
 @Command(
     name = "generate",
     description = {
       "Writes N generated people as the HR System's CSV file (streams: any N, little memory).",
-      "The same --seed and --people always give the same file."
+      "The same --seed and --people always give the same file.",
+      "With --on-worker a worker writes it (as a workflow: progress in the Temporal UI); --out is",
+      "then relative to the worker's jimflow home."
     },
     mixinStandardHelpOptions = true)
 public class DataGenerateCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Mixin ConnectionOptions connection;
+
+  @Option(
+      names = "--on-worker",
+      description = "Generate on a worker, as a workflow with heartbeat progress.")
+  boolean onWorker;
+
+  private final ClientFactory clients;
+
+  public DataGenerateCommand(ClientFactory clients) {
+    this.clients = clients;
+  }
 
   @Option(names = "--people", required = true, description = "How many people (1 or more).")
   long people;
@@ -54,6 +80,9 @@ public class DataGenerateCommand implements Callable<Integer> {
       err.println("--people must be 1 or more, not " + people);
       return JimflowCli.BAD_INPUT;
     }
+    if (onWorker) {
+      return generateOnWorker(err);
+    }
     Path target = out.toAbsolutePath();
     Path temporary = null;
     try {
@@ -79,6 +108,41 @@ public class DataGenerateCommand implements Callable<Integer> {
     }
     spec.commandLine().getOut().printf(Locale.ROOT, "Wrote %,d people to %s%n", people, out);
     return JimflowCli.OK;
+  }
+
+  private int generateOnWorker(PrintWriter err) {
+    if (people > Integer.MAX_VALUE) {
+      err.println("--people must be at most " + Integer.MAX_VALUE + " with --on-worker");
+      return JimflowCli.BAD_INPUT;
+    }
+    String user = System.getProperty("user.name", "unknown");
+    try (JimflowClient client = clients.connect(connection.settings())) {
+      String workflowId =
+          client
+              .maintenance()
+              .startDataGeneration(
+                  (int) people,
+                  out.toString(),
+                  seed,
+                  new Initiator(InitiatorType.User, user, user));
+      spec.commandLine().getOut().println(workflowId);
+      spec.commandLine().getOut().flush();
+      DataGenerationResult result = client.maintenance().awaitDataGeneration(workflowId);
+      spec.commandLine()
+          .getOut()
+          .printf(
+              Locale.ROOT,
+              "Wrote %,d people to %s on the worker%n",
+              result.peopleWritten(),
+              result.outFile());
+      return JimflowCli.OK;
+    } catch (JimflowConnectionException e) {
+      err.println("jimflow: " + e.getMessage());
+      return JimflowCli.ENDED_BADLY;
+    } catch (MaintenanceFailedException e) {
+      err.println("jimflow: " + e.getMessage());
+      return JimflowCli.ENDED_BADLY;
+    }
   }
 
   private static void deleteQuietly(Path file) {

@@ -2,6 +2,7 @@ package io.jimflow.worker.maintenance;
 
 import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.DataPlaneConfig;
+import io.jimflow.maintenance.CsvExampleDataGenerator;
 import io.jimflow.maintenance.DataGenerationActivitiesImpl;
 import io.jimflow.maintenance.ExampleDataGenerator;
 import io.jimflow.maintenance.GuardedRunProfileExecutor;
@@ -40,6 +41,12 @@ public class MaintenanceWorkerConfiguration {
         new SystemOperations(clock),
         properties.settings(),
         id -> config.connectedSystems().stream().anyMatch(s -> s.id().equals(id)));
+  }
+
+  /** The data plane's example data generator, writing CSV files on this worker. */
+  @Bean
+  ExampleDataGenerator exampleDataGenerator() {
+    return new CsvExampleDataGenerator();
   }
 
   /**
