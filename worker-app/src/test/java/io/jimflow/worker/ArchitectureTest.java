@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The module rules of docs/architecture.md, checked on the compiled classes of each module. */
+/** The module rules of the README's module map, checked on the compiled classes of each module. */
 class ArchitectureTest {
 
   private static final Path HOME = TemporalCli.projectHome().orElseThrow();
