@@ -6,6 +6,7 @@ import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
+import io.jimflow.maintenance.SystemOperations;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.steps.AbandonedRun;
 import io.jimflow.steps.RunProfileExecutor;
@@ -65,6 +66,8 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
    * @param baseDirectory what relative file paths of run profiles are resolved against (the
    *     worker's working directory by default)
    */
+  private final SystemOperations systemOperations;
+
   public RunProfileExecutorImpl(
       Store store, DataPlaneConfig config, Path baseDirectory, Clock clock) {
     this.store = store;
@@ -80,6 +83,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     this.imports = new ImportRunner(connectorSpace, metaverse, pendingExports, history, engine);
     this.syncs = new SyncRunner(connectorSpace, metaverse, pendingExports, history, engine, clock);
     this.exports = new ExportRunner(store, pendingExports);
+    this.systemOperations = new SystemOperations(clock);
   }
 
   @Override
@@ -184,6 +188,9 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
                 return open.get();
               }
               catalog.save(c, List.of(catalogEntry(system)));
+              // Checked after the save has locked the system's row, which a clear or delete locks
+              // to take its hold: a run and such a task never both go ahead.
+              systemOperations.requireAvailable(c, system.id(), profile.name());
               var initiator = run.initiator();
               String id =
                   runRecords.create(

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
+import io.jimflow.maintenance.SystemOperation;
+import io.jimflow.maintenance.SystemOperations;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.StepStatus;
@@ -340,6 +342,28 @@ class RunProfileExecutorImplTest {
             .orElseThrow();
     assertThat(record.status()).isEqualTo(RunStatus.FailedWithError);
     assertThat(record.endedAt()).isNotNull();
+  }
+
+  @Test
+  void aRunOnASystemBeingClearedFailsWithoutOpeningARunRecord() throws IOException {
+    hrFile("");
+    execute("HR System", "Full Import");
+    store.inTransaction(
+        c -> {
+          new SystemOperations(clock).hold(c, "hr", SystemOperation.Clearing, "wf-clear-hr");
+          return null;
+        });
+    long recordsBefore =
+        store.inTransaction(c -> new RunRecords(clock).list(c, null, null, 100).size());
+
+    assertThatThrownBy(() -> execute("HR System", "Full Import"))
+        .isInstanceOf(ApplicationFailure.class)
+        .hasMessageContaining("connected system 'hr'")
+        .hasMessageContaining("cannot run on it until that has finished")
+        .satisfies(e -> assertThat(((ApplicationFailure) e).isNonRetryable()).isTrue());
+    long recordsAfter =
+        store.inTransaction(c -> new RunRecords(clock).list(c, null, null, 100).size());
+    assertThat(recordsAfter).isEqualTo(recordsBefore);
   }
 
   @Test
