@@ -90,8 +90,12 @@ public final class ScheduleDefinitions {
 
   private final Problems problems;
 
-  private ScheduleDefinitions(Problems problems) {
+  /** Run profile references are checked against it when the schedules file has one beside it. */
+  private final Optional<ConnectedSystemsIndex> systems;
+
+  private ScheduleDefinitions(Problems problems, Optional<ConnectedSystemsIndex> systems) {
     this.problems = problems;
+    this.systems = systems;
   }
 
   /**
@@ -102,19 +106,20 @@ public final class ScheduleDefinitions {
   public static List<ScheduleDefinition> load(Path file) {
     Problems problems = new Problems(file.toString());
     Optional<ConfigNode> root = YamlTreeReader.read(file, file.toString(), problems);
-    return finish(root, problems);
+    return finish(root, problems, ConnectedSystemsIndex.besides(file));
   }
 
   /** Validates YAML text; {@code source} names it in problems. See {@link #load(Path)}. */
   public static List<ScheduleDefinition> parse(String yaml, String source) {
     Problems problems = new Problems(source);
     Optional<ConfigNode> root = YamlTreeReader.read(new StringReader(yaml), problems);
-    return finish(root, problems);
+    return finish(root, problems, Optional.empty());
   }
 
-  private static List<ScheduleDefinition> finish(Optional<ConfigNode> root, Problems problems) {
+  private static List<ScheduleDefinition> finish(
+      Optional<ConfigNode> root, Problems problems, Optional<ConnectedSystemsIndex> systems) {
     List<ScheduleDefinition> definitions =
-        root.map(r -> new ScheduleDefinitions(problems).readFile(r)).orElse(List.of());
+        root.map(r -> new ScheduleDefinitions(problems, systems).readFile(r)).orElse(List.of());
     problems.throwIfAny();
     return definitions;
   }
@@ -410,6 +415,11 @@ public final class ScheduleDefinitions {
     if (system.isEmpty() || profile.isEmpty()) {
       return Optional.empty();
     }
+    systems
+        .flatMap(index -> index.problem(system.get(), profile.get()))
+        .ifPresent(
+            message ->
+                problems.at(r.lineOf("connectedSystem"), r.pathOf("connectedSystem"), message));
     return Optional.of(new RunProfileStep(system.get(), profile.get()));
   }
 

@@ -746,6 +746,48 @@ schedules:
   }
 
   @Test
+  void runProfileStepsMustNameSystemsAndProfilesOfTheConnectedSystemsFileBesideIt(@TempDir Path dir)
+      throws Exception {
+    Files.writeString(
+        dir.resolve("connected-systems.yaml"),
+        """
+        connectedSystems:
+          - id: hr
+            name: HR System
+            runProfiles:
+              - {id: full-import, name: Full Import}
+        """);
+    Path file = dir.resolve("schedules.yaml");
+    Files.writeString(
+        file,
+        """
+        schedules:
+          - id: a
+            steps:
+              - {index: 0, name: By name, runProfile: {connectedSystem: HR System, runProfile: Full Import}}
+              - {index: 1, name: By id, runProfile: {connectedSystem: hr, runProfile: full-import}}
+              - {index: 2, name: Typo, runProfile: {connectedSystem: hr, runProfile: Full Imprt}}
+              - {index: 3, name: Unknown, runProfile: {connectedSystem: ldap, runProfile: Export}}
+        """);
+
+    assertThatThrownBy(() -> ScheduleDefinitions.load(file))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .extracting(ConfigProblem::format)
+                    .containsExactly(
+                        file
+                            + ":6: schedules[0].steps[2].runProfile.connectedSystem: connected"
+                            + " system 'hr' has no run profile 'Full Imprt' in"
+                            + " connected-systems.yaml (known: full-import, Full Import)",
+                        file
+                            + ":7: schedules[0].steps[3].runProfile.connectedSystem: connected"
+                            + " system 'ldap' is not in connected-systems.yaml (known: hr, HR"
+                            + " System)"));
+  }
+
+  @Test
   void theReportListsEveryProblemOfTheFileAndSaysNothingChanged() {
     ConfigException e =
         org.junit.jupiter.api.Assertions.assertThrows(
