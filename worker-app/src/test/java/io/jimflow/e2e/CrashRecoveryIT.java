@@ -13,24 +13,18 @@ import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
-import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.worker.dev.DevServer;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.workflow.v1.PendingActivityInfo;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
-import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -61,9 +55,9 @@ class CrashRecoveryIT {
     String id = "crash-recovery/" + UUID.randomUUID();
     ScheduleExecutionWorkflow execution = start(client, id, definition);
 
-    awaitProcessed(client, id, 8, Duration.ofSeconds(60));
+    StepHeartbeats.awaitProcessed(client, id, 8, Duration.ofSeconds(60));
     workerA.kill();
-    long checkpointAtKill = heartbeatProcessed(client, id);
+    long checkpointAtKill = StepHeartbeats.processed(client, id);
 
     WorkerProcess workerB = env.startWorker("crash-b", Map.of("TEMPORAL_NAMESPACE", namespace));
     ExecutionResult result =
@@ -110,7 +104,7 @@ class CrashRecoveryIT {
               step(1, "after", "count.sh", "1", "0"));
       String id = "server-restart/" + UUID.randomUUID();
       ScheduleExecutionWorkflow execution = start(client(server), id, definition);
-      awaitProcessed(client(server), id, 3, Duration.ofSeconds(60));
+      StepHeartbeats.awaitProcessed(client(server), id, 3, Duration.ofSeconds(60));
 
       server.close();
       Thread.sleep(2_000);
@@ -166,44 +160,5 @@ class CrashRecoveryIT {
         null,
         // Short, so a killed worker's attempt is noticed within seconds.
         Duration.ofSeconds(3));
-  }
-
-  /** What the running step's last heartbeat says it has processed (0 before the first). */
-  private static long heartbeatProcessed(WorkflowClient client, String workflowId) {
-    var described =
-        client
-            .getWorkflowServiceStubs()
-            .blockingStub()
-            .describeWorkflowExecution(
-                DescribeWorkflowExecutionRequest.newBuilder()
-                    .setNamespace(client.getOptions().getNamespace())
-                    .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                    .build());
-    return described.getPendingActivitiesList().stream()
-        .filter(PendingActivityInfo::hasHeartbeatDetails)
-        .mapToLong(
-            a ->
-                DefaultDataConverter.STANDARD_INSTANCE
-                    .fromPayloads(
-                        0,
-                        Optional.of(a.getHeartbeatDetails()),
-                        StepHeartbeat.class,
-                        StepHeartbeat.class)
-                    .processed())
-        .max()
-        .orElse(0);
-  }
-
-  private static void awaitProcessed(
-      WorkflowClient client, String workflowId, long atLeast, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (heartbeatProcessed(client, workflowId) >= atLeast) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(workflowId + ": no heartbeat reached " + atLeast + " in " + timeout);
   }
 }

@@ -14,16 +14,11 @@ import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.RunProfileStep;
-import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.workflow.v1.PendingActivityInfo;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
-import io.temporal.common.converter.DefaultDataConverter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +30,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -116,9 +110,9 @@ class DataPlaneCrashIT {
             TriggerKind.Manual,
             null));
 
-    awaitProcessed(client, id, 20_000, Duration.ofMinutes(5));
+    StepHeartbeats.awaitProcessed(client, id, 20_000, Duration.ofMinutes(5));
     workerA.kill();
-    long processedAtKill = heartbeatProcessed(client, id);
+    long processedAtKill = StepHeartbeats.processed(client, id);
 
     WorkerProcess workerB = env.startWorker("data-plane-b", workerEnv);
     ExecutionResult result =
@@ -160,43 +154,5 @@ class DataPlaneCrashIT {
       rows.next();
       return rows.getLong(1);
     }
-  }
-
-  private static long heartbeatProcessed(WorkflowClient client, String workflowId) {
-    var described =
-        client
-            .getWorkflowServiceStubs()
-            .blockingStub()
-            .describeWorkflowExecution(
-                DescribeWorkflowExecutionRequest.newBuilder()
-                    .setNamespace(client.getOptions().getNamespace())
-                    .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                    .build());
-    return described.getPendingActivitiesList().stream()
-        .filter(PendingActivityInfo::hasHeartbeatDetails)
-        .mapToLong(
-            a ->
-                DefaultDataConverter.STANDARD_INSTANCE
-                    .fromPayloads(
-                        0,
-                        Optional.of(a.getHeartbeatDetails()),
-                        StepHeartbeat.class,
-                        StepHeartbeat.class)
-                    .processed())
-        .max()
-        .orElse(0);
-  }
-
-  private static void awaitProcessed(
-      WorkflowClient client, String workflowId, long atLeast, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (heartbeatProcessed(client, workflowId) >= atLeast) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(workflowId + ": no heartbeat reached " + atLeast + " in " + timeout);
   }
 }
