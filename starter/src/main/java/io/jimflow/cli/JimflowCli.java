@@ -30,7 +30,8 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       SystemsCommand.class,
       HousekeepingCommand.class,
-      DataCommand.class
+      DataCommand.class,
+      RunsCommand.class
     })
 public class JimflowCli implements Runnable {
 

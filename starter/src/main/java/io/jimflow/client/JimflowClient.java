@@ -4,6 +4,9 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.runs.RunRecordsAnswer;
+import io.jimflow.runs.RunRecordsQuestion;
+import io.jimflow.runs.RunRecordsWorkflow;
 import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
@@ -397,6 +400,43 @@ public final class JimflowClient implements AutoCloseable {
   /** Maintenance tasks: housekeeping now, clearing and deleting connected systems. */
   public MaintenanceClient maintenance() {
     return new MaintenanceClient(workflows);
+  }
+
+  /**
+   * Asks a worker about run records (the store is the worker's): a short workflow on the
+   * maintenance task queue whose activity reads them.
+   *
+   * @throws JimflowConnectionException when no worker answers within a minute
+   */
+  public RunRecordsAnswer runRecords(RunRecordsQuestion question) {
+    RunRecordsWorkflow workflow =
+        workflows.newWorkflowStub(
+            RunRecordsWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId("jimflow-runs/" + UUID.randomUUID().toString().substring(0, 8))
+                .setTaskQueue(TaskQueues.MAINTENANCE)
+                .setWorkflowExecutionTimeout(Duration.ofMinutes(1))
+                .setStaticSummary("Read run records: " + question.kind())
+                .build());
+    try {
+      return workflow.run(question);
+    } catch (WorkflowFailedException e) {
+      Throwable cause = e.getCause();
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      if (cause instanceof io.temporal.failure.TimeoutFailure) {
+        throw new JimflowConnectionException(
+            "no worker answered on "
+                + TaskQueues.MAINTENANCE
+                + " within a minute; start one with ./jimflow dev",
+            e);
+      }
+      throw new IllegalArgumentException(
+          cause instanceof io.temporal.failure.ApplicationFailure app
+              ? app.getOriginalMessage()
+              : cause.getMessage());
+    }
   }
 
   @Override

@@ -2,11 +2,13 @@ package io.jimflow.worker.store;
 
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
+import io.jimflow.runs.RunRecordActivitiesImpl;
 import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
 import io.jimflow.sync.SyncRules;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +45,12 @@ public class StoreConfiguration {
       settings = new StoreSettings(url, effectiveUser, password, maxPoolSize);
     }
     return new Store(new LazyStoreDataSource(settings));
+  }
+
+  /** Run records and run items for the CLI and programs, read on this worker. */
+  @Bean
+  RunRecordActivitiesImpl runRecordActivities(Store store) {
+    return new RunRecordActivitiesImpl(store, Clock.systemUTC());
   }
 
   /**

@@ -1,0 +1,112 @@
+package io.jimflow.runs;
+
+import io.jimflow.store.RunRecord;
+import io.jimflow.store.RunRecords;
+import io.jimflow.store.RunStatus;
+import io.jimflow.store.Store;
+import io.temporal.failure.ApplicationFailure;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads run records and their items for {@link RunRecordsWorkflow}. */
+public final class RunRecordActivitiesImpl implements RunRecordActivities {
+
+  private final Store store;
+  private final RunRecords runRecords;
+
+  public RunRecordActivitiesImpl(Store store, Clock clock) {
+    this.store = store;
+    this.runRecords = new RunRecords(clock);
+  }
+
+  @Override
+  public RunRecordsAnswer answer(RunRecordsQuestion question) {
+    int limit = Math.max(1, question.limit());
+    return store.inTransaction(
+        c ->
+            switch (question.kind()) {
+              case List -> {
+                List<RunRecordView> records =
+                    runRecords
+                        .list(c, question.connectedSystem(), status(question.status()), limit)
+                        .stream()
+                        .map(r -> view(c, r))
+                        .toList();
+                yield new RunRecordsAnswer(records, List.of());
+              }
+              case Show, Items -> {
+                Optional<RunRecord> record = runRecords.find(c, question.runRecordId());
+                if (record.isEmpty()) {
+                  yield new RunRecordsAnswer(List.of(), List.of());
+                }
+                boolean errorsOnly =
+                    question.kind() == RunRecordsQuestion.Kind.Items && question.errorsOnly();
+                boolean errorsFirst = question.kind() == RunRecordsQuestion.Kind.Show;
+                List<RunItemView> items =
+                    runRecords.items(c, record.get().id(), errorsOnly, errorsFirst, limit).stream()
+                        .map(
+                            i ->
+                                new RunItemView(
+                                    i.sequence(),
+                                    i.item().objectRef(),
+                                    i.item().changeType().name(),
+                                    i.item().errorType(),
+                                    i.item().errorMessage()))
+                        .toList();
+                yield new RunRecordsAnswer(List.of(view(c, record.get())), items);
+              }
+            });
+  }
+
+  private static RunStatus status(String status) {
+    if (status == null || status.isBlank()) {
+      return null;
+    }
+    return Arrays.stream(RunStatus.values())
+        .filter(s -> s.name().equalsIgnoreCase(status))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                ApplicationFailure.newNonRetryableFailure(
+                    "unknown run status '"
+                        + status
+                        + "' (one of "
+                        + Arrays.toString(RunStatus.values())
+                        + ")",
+                    "InvalidRunRecordsQuestion"));
+  }
+
+  private RunRecordView view(Connection c, RunRecord r) {
+    long itemCount;
+    try {
+      itemCount = runRecords.countItems(c, r.id());
+    } catch (SQLException e) {
+      throw new IllegalStateException("counting run items of " + r.id() + " failed", e);
+    }
+    return new RunRecordView(
+        r.id(),
+        r.connectedSystem(),
+        r.runProfile(),
+        r.runType() == null ? null : r.runType().name(),
+        r.status() == null ? null : r.status().name(),
+        r.message(),
+        r.initiatorType(),
+        r.initiatorId(),
+        r.initiatorName(),
+        r.executionId(),
+        r.scheduleId(),
+        r.stepIndex(),
+        r.stepName(),
+        r.attempts(),
+        r.objectsToProcess(),
+        r.objectsProcessed(),
+        r.totals() == null ? null : r.totals().asMap(),
+        itemCount,
+        r.createdAt(),
+        r.endedAt());
+  }
+}
