@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -33,10 +34,11 @@ import picocli.CommandLine.Option;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Apply the example schedules, generate example HR people, run the Nightly HR Sync and the",
-      "Executable-only example to their ends and print each step's result and totals.",
+      "Apply the example schedules, generate example HR people, run the Nightly HR Sync, change",
+      "a few people and run the Hourly HR Delta Sync, then the Executable-only example, printing",
+      "each step's result and run record totals.",
       "./jimflow demo starts the embedded dev server and a worker for the demo when none runs.",
-      "Exit 0 when both runs completed (a step allowed to fail may fail), 1 otherwise."
+      "Exit 0 when every run completed (a step allowed to fail may fail), 1 otherwise."
     })
 public class DemoCommand extends DefinitionsFileCommand {
 
@@ -69,6 +71,17 @@ public class DemoCommand extends DefinitionsFileCommand {
               + " (default: data/ of this checkout).")
   Path dataDir;
 
+  @Option(
+      names = "--delta-schedule",
+      paramLabel = "ID",
+      defaultValue = "hourly-hr-delta-sync",
+      description =
+          "The delta sync schedule run after a few HR rows changed (default ${DEFAULT-VALUE}).")
+  String deltaScheduleId;
+
+  /** How many HR people the demo changes before the delta sync. */
+  static final int CHANGED_PEOPLE = 3;
+
   @Option(names = "--skip-sync", description = "Run only the Executable-only schedule.")
   boolean skipSync;
 
@@ -83,6 +96,7 @@ public class DemoCommand extends DefinitionsFileCommand {
   int run(JimflowClient client) throws Exception {
     ScheduleDefinition script = definition(scheduleId);
     ScheduleDefinition sync = skipSync ? null : definition(syncScheduleId);
+    ScheduleDefinition delta = skipSync ? null : definition(deltaScheduleId);
     SchedulePlan plan = client.applySchedules(definitions);
     printPlan(plan, "Applied " + file + ":");
     if (!client.hasWorker(TaskQueues.SCHEDULES)) {
@@ -95,8 +109,11 @@ public class DemoCommand extends DefinitionsFileCommand {
     }
     boolean allCompleted = true;
     if (sync != null) {
-      generatePeople((dataDir == null ? home().resolve("data") : dataDir).resolve("hr.csv"));
+      Path hr = (dataDir == null ? home().resolve("data") : dataDir).resolve("hr.csv");
+      generatePeople(hr);
       allCompleted &= completed(runAndReport(client, sync, true));
+      changeSomePeople(hr);
+      allCompleted &= completed(runAndReport(client, delta, true));
     }
     allCompleted &= completed(runAndReport(client, script, false));
     return allCompleted ? JimflowCli.OK : JimflowCli.ENDED_BADLY;
@@ -122,6 +139,27 @@ public class DemoCommand extends DefinitionsFileCommand {
     try (Writer writer = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
       new ExampleDataGenerator(1L).write(people, writer, written -> {});
     }
+  }
+
+  /**
+   * Gives the first few people a new job title, so that the delta sync has exactly that to carry.
+   */
+  private void changeSomePeople(Path hr) throws IOException {
+    List<String> lines = Files.readAllLines(hr, StandardCharsets.UTF_8);
+    int jobTitle = List.of(lines.get(0).split(",", -1)).indexOf("jobTitle");
+    int changed = 0;
+    for (int i = 1; i < lines.size() && changed < CHANGED_PEOPLE; i++) {
+      String[] fields = lines.get(i).split(",", -1);
+      if (jobTitle < 0 || jobTitle >= fields.length || lines.get(i).contains("\"")) {
+        continue;
+      }
+      fields[jobTitle] = "Identity Champion " + (changed + 1);
+      lines.set(i, String.join(",", fields));
+      changed++;
+    }
+    Files.write(hr, lines, StandardCharsets.UTF_8);
+    out().println();
+    out().println("Changed the job title of " + changed + " people in " + hr);
   }
 
   private static Path home() {

@@ -46,6 +46,11 @@ class DemoIT {
         .containsPattern("Wrap Up\\s+Complete")
         .contains("Script Demo ended CompleteWithError")
         .contains("Nightly HR Sync ended Complete")
-        .containsPattern("HR System - Full Import\\s+Complete\\s+1\\s+[0-9.]+\\s+.*added=2000");
+        .containsPattern("HR System - Full Import\\s+Complete\\s+1\\s+[0-9.]+\\s+.*added=2000")
+        .contains("Changed the job title of 3 people")
+        .containsPattern("HR System - Delta Import\\s+Complete\\s+1\\s+[0-9.]+\\s+.*updated=3")
+        .containsPattern(
+            "HR System - Delta Sync\\s+Complete\\s+1\\s+[0-9.]+\\s+.*objectsProcessed=3")
+        .contains("Hourly HR Delta Sync ended Complete");
   }
 }
