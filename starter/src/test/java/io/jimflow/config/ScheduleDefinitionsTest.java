@@ -119,11 +119,14 @@ class ScheduleDefinitionsTest {
 
     assertThat(definitions)
         .extracting(ScheduleDefinition::name)
-        .containsExactly("Nightly HR Sync", "Script Demo");
+        .containsExactly("Nightly HR Sync", "Hourly HR Delta Sync", "Script Demo");
     ScheduleDefinition hr = definitions.get(0);
     assertThat(hr.steps()).extracting(StepDefinition::index).containsExactly(0, 1, 2, 2, 3, 3);
     assertThat(hr.steps()).allSatisfy(s -> assertThat(s.runProfile()).isNotNull());
-    ScheduleDefinition scripts = definitions.get(1);
+    ScheduleDefinition delta = definitions.get(1);
+    assertThat(delta.steps()).extracting(StepDefinition::index).containsExactly(0, 1, 2, 2, 3, 3);
+    assertThat(delta.steps().get(0).runProfile().runProfile()).isEqualTo("Delta Import");
+    ScheduleDefinition scripts = definitions.get(2);
     assertThat(scripts.steps()).allSatisfy(s -> assertThat(s.executable()).isNotNull());
     assertThat(scripts.steps()).anySatisfy(s -> assertThat(s.continueOnFailure()).isTrue());
     assertThat(scripts.steps())
