@@ -143,7 +143,7 @@ final class WorkItemHarness implements AutoCloseable {
     try {
       return client
           .newUntypedWorkflowStub(guid)
-          .getResult(30, TimeUnit.SECONDS, WorkItemView.class);
+          .getResult(90, TimeUnit.SECONDS, WorkItemView.class);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new AssertionError("item " + guid + " did not end; last: " + show(guid), e);
     }
