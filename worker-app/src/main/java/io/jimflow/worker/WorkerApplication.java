@@ -37,6 +37,7 @@ public class WorkerApplication {
         return;
       }
       springArgs.add("--spring.temporal.connection.target=" + dev.target());
+      springArgs.add("--jimflow.worker.register-search-attributes=true");
       // A developer's own machine: `jimflow systems clear/delete` work out of the box there.
       if (!hasSetting(
           args,
@@ -54,7 +55,12 @@ public class WorkerApplication {
     }
     AtomicReference<ConfigurableApplicationContext> context = new AtomicReference<>();
     exitZeroOnTermination(context, devMode);
-    context.set(app.run(springArgs.toArray(String[]::new)));
+    try {
+      context.set(app.run(springArgs.toArray(String[]::new)));
+    } catch (RuntimeException startFailed) {
+      // Spring Boot has reported why (a short analysis where one exists); no second stack trace.
+      System.exit(1);
+    }
   }
 
   /**
