@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepFailures;
+import io.jimflow.secrets.Secrets;
+import io.jimflow.secrets.WorkerSecrets;
 import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,9 +35,11 @@ class ExecutableRunnerTest {
     runner =
         new ExecutableRunner(
             root,
+            ProgramAllowList.anyBelowRoot(),
             Set.of("ALLOWED", "STEP_VAR"),
             400,
-            Map.of("PATH", System.getenv("PATH"), "SECRET", "hunter2", "ALLOWED", "from-worker"));
+            Map.of("PATH", System.getenv("PATH"), "SECRET", "hunter2", "ALLOWED", "from-worker"),
+            Secrets.none());
   }
 
   @Test
@@ -209,6 +214,103 @@ class ExecutableRunnerTest {
     assertThat(failure.getType()).isEqualTo(StepFailures.EXECUTABLE_TIMED_OUT);
     assertThat(failure.getOriginalMessage()).contains("ran longer than PT2S and was killed");
     assertAllDead(pids);
+  }
+
+  @Test
+  void aSecretReferenceInEnvReachesTheProgramAndItsValueIsMaskedInTheOutput() {
+    ExecutableRunner withSecrets =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.anyBelowRoot(),
+            Set.of("DB_PASSWORD"),
+            400,
+            Map.of("PATH", System.getenv("PATH")),
+            new WorkerSecrets(
+                Optional.empty(), Map.of("JIMFLOW_SECRET_DB_PASSWORD", "correct-horse")));
+    Scripts.write(
+        root,
+        "login.sh",
+        "[ \"$DB_PASSWORD\" = correct-horse ] && echo \"logged in with $DB_PASSWORD\"\n"
+            + "echo \"::checkpoint after-$DB_PASSWORD\"");
+    RecordingProgress progress = new RecordingProgress(null);
+
+    ExecutableRunner.Finished finished =
+        withSecrets.run(
+            new ExecutableStep(
+                "login.sh", null, null, Map.of("DB_PASSWORD", "${secret:db-password}")),
+            Map.of(),
+            progress,
+            TIMEOUT);
+
+    assertThat(finished.exitCode()).isZero();
+    assertThat(finished.output()).isEqualTo("logged in with ***");
+    assertThat(progress.lastCheckpoint()).contains("after-***");
+  }
+
+  @Test
+  void anUnknownSecretIsAConfigurationErrorNamingItAndNothingRuns() {
+    Path marker = dir.resolve("ran");
+    Scripts.write(root, "touch.sh", "touch " + marker);
+
+    assertConfigurationError(
+        () ->
+            runner.run(
+                new ExecutableStep("touch.sh", null, null, Map.of("ALLOWED", "${secret:missing}")),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "secret 'missing' is not known");
+    assertThat(marker).doesNotExist();
+  }
+
+  @Test
+  void aProgramOffTheWorkersAllowListIsRefusedAndNeverStarted() {
+    Path marker = dir.resolve("ran");
+    Scripts.write(root, "tools/touch.sh", "touch " + marker);
+    Scripts.write(root, "count.sh", "touch " + marker);
+    ExecutableRunner strict =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.of(List.of(new ProgramAllowList.Rule("count.sh", "\\d+( [0-9.]+)?"))),
+            Set.of());
+
+    assertConfigurationError(
+        () -> strict.run(step("tools/touch.sh"), Map.of(), new RecordingProgress(null), TIMEOUT),
+        "program not allowed: tools/touch.sh");
+    assertConfigurationError(
+        () ->
+            strict.run(
+                new ExecutableStep("/bin/sh", List.of("-c", "touch " + marker), null, null),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "program not allowed: /bin/sh");
+    assertConfigurationError(
+        () ->
+            strict.run(
+                new ExecutableStep("count.sh", List.of("3", "; rm"), null, null),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "program not allowed: count.sh with these arguments");
+    assertThat(marker).doesNotExist();
+
+    strict.run(
+        new ExecutableStep("./tools/../count.sh", List.of("3", "0.5"), null, null),
+        Map.of(),
+        new RecordingProgress(null),
+        TIMEOUT);
+    assertThat(marker).exists();
+  }
+
+  @Test
+  void anAllowListRuleMustNameAProgramBelowTheRootAndAValidPattern() {
+    assertThatThrownBy(
+            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("/bin/sh", null))))
+        .hasMessageContaining("allowed[0].program '/bin/sh' must be relative");
+    assertThatThrownBy(
+            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("a.sh", "(unclosed"))))
+        .hasMessageContaining("allowed[0].args is not a regular expression");
   }
 
   private ExecutableRunner.Finished run(String path) {
