@@ -8,7 +8,7 @@
 #   3. starts the server in the background with jimflow's dynamic config
 #      (docker/temporal/dynamicconfig.yaml) and waits until it serves;
 #   4. creates the namespace with an explicit retention (or sets the retention of an existing one);
-#   5. registers jimflow's search attributes.
+#   5. registers jimflow's search attributes (./jimflow setup).
 #
 # Stop it with scripts/stop-temporal-server.sh (same --dir). Run with --help for the options.
 set -euo pipefail
@@ -336,7 +336,7 @@ else
   tcli operator namespace create --namespace "$namespace" --retention "$retention" >/dev/null
 fi
 
-# --- 5. jimflow's search attributes ----------------------------------------------------------------
+# --- 5. jimflow's search attributes, through jimflow's own setup command -------------------------
 
 # The namespace becomes visible to every frontend call within seconds of its creation.
 deadline=$((SECONDS + 60))
@@ -344,15 +344,8 @@ until tcli operator search-attribute list --namespace "$namespace" >/dev/null 2>
   [ "$SECONDS" -lt "$deadline" ] || fail "namespace $namespace not usable in time"
   sleep 1
 done
-existing="$(tcli operator search-attribute list --namespace "$namespace")"
-for attribute in JimflowScheduleId=Keyword JimflowStatus=Keyword JimflowStepGroup=Int \
-    JimflowWorkItemState=Keyword JimflowWorkItemKind=Keyword; do
-  name="${attribute%%=*}"
-  if ! grep -qw "$name" <<<"$existing"; then
-    tcli operator search-attribute create --namespace "$namespace" --name "$name" \
-      --type "${attribute##*=}" >/dev/null
-  fi
-done
+"$root/jimflow" setup --address "$address" --namespace "$namespace" >&2 \
+  || fail "jimflow setup could not register the search attributes in $namespace"
 
 echo "start-temporal-server: Temporal v$TEMPORAL_SERVER_VERSION serves namespace $namespace (retention $retention) on $address, pid $server_pid; stop: scripts/stop-temporal-server.sh --dir $dir" >&2
 echo "$address"
