@@ -90,6 +90,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+if [ "$port" != auto ] && { ! [[ "$port" =~ ^[0-9]+$ ]] || [ "$port" -lt 1 ] || [ "$port" -gt 32767 ]; }; then
+  fail "--port must be auto or a number from 1 to 32767 (Temporal stores ports as a smallint), not $port"
+fi
+
 # --- 1. The server and schema tool, built once ------------------------------------------------
 
 tools="$root/.tools/temporal-server/$TEMPORAL_SERVER_VERSION"
@@ -166,7 +170,10 @@ sql() {
     --port "$db_port" --user "$db_user" --database "$database" "$@" 2>&1)" || true
   printf '%s\n' "$output" >>"$dir/schema-tool.log"
   if grep -q 'ERROR' <<<"$output"; then
-    sql_error="$(grep 'ERROR' <<<"$output" | sed 's/.*ERROR[^a-zA-Z]*//' | head -n 3)"
+    # "<time> ERROR <message> {"error": "<cause>", ...}" -> "<message>: <cause>"
+    sql_error="$(grep 'ERROR' <<<"$output" | sed -e 's/\x1b\[[0-9;]*m//g' \
+      -e 's/.*ERROR[[:space:]]*\([^{]*[^{[:space:]]\)[[:space:]]*{"error": "\(.*\)", "logging-call-at.*/\1: \2/' \
+      | sed 's/\.: /: /' | head -n 3)"
     return 1
   fi
 }
