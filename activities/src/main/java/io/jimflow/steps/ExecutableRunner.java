@@ -3,6 +3,8 @@ package io.jimflow.steps;
 import io.jimflow.schedule.ExecutablePaths;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepFailures;
+import io.jimflow.secrets.SecretMasker;
+import io.jimflow.secrets.Secrets;
 import io.temporal.failure.ApplicationFailure;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -55,6 +57,7 @@ public final class ExecutableRunner {
   private final Set<String> environmentAllowList;
   private final int outputLimit;
   private final Map<String, String> workerEnvironment;
+  private final Secrets secrets;
 
   /**
    * @param root the executables root ({@code jimflow.steps.executables.root}); every program and
@@ -76,10 +79,24 @@ public final class ExecutableRunner {
       Set<String> environmentAllowList,
       int outputLimit,
       Map<String, String> workerEnvironment) {
+    this(root, environmentAllowList, outputLimit, workerEnvironment, Secrets.none());
+  }
+
+  /**
+   * @param secrets resolves {@code ${secret:NAME}} values of a step's {@code env}; the values it
+   *     knows are masked in the program's output and checkpoints
+   */
+  public ExecutableRunner(
+      Path root,
+      Set<String> environmentAllowList,
+      int outputLimit,
+      Map<String, String> workerEnvironment,
+      Secrets secrets) {
     this.root = root;
     this.environmentAllowList = Set.copyOf(environmentAllowList);
     this.outputLimit = outputLimit;
     this.workerEnvironment = Map.copyOf(workerEnvironment);
+    this.secrets = secrets;
   }
 
   /** How a program ended by itself. */
@@ -120,7 +137,7 @@ public final class ExecutableRunner {
     env.clear();
     env.putAll(environment(step, jimflowEnv, progress));
 
-    Output output = new Output(outputLimit);
+    Output output = new Output(outputLimit, secrets.masker());
     Process process;
     try {
       process = builder.start();
@@ -199,10 +216,21 @@ public final class ExecutableRunner {
         env.put(name, workerEnvironment.get(name));
       }
     }
-    env.putAll(step.env());
+    env.putAll(resolved(step.env()));
     env.putAll(jimflowEnv);
     progress.lastCheckpoint().ifPresent(c -> env.put("JIMFLOW_CHECKPOINT", c));
     return env;
+  }
+
+  private Map<String, String> resolved(Map<String, String> stepEnv) {
+    try {
+      return secrets.resolveAll(stepEnv);
+    } catch (ApplicationFailure e) {
+      if (Secrets.UNKNOWN_SECRET.equals(e.getType())) {
+        throw configurationError("env " + e.getOriginalMessage());
+      }
+      throw e;
+    }
   }
 
   private Path realRoot() {
@@ -276,17 +304,20 @@ public final class ExecutableRunner {
   /** The program's output tail and what it reported through the line protocol. */
   private static final class Output {
     private final int limit;
+    private final SecretMasker masker;
     private final StringBuilder text = new StringBuilder();
     private long dropped;
     private long processed;
     private long total = -1;
     private String checkpoint;
 
-    Output(int limit) {
+    Output(int limit, SecretMasker masker) {
       this.limit = limit;
+      this.masker = masker;
     }
 
-    synchronized void line(String line, boolean stdout) {
+    synchronized void line(String raw, boolean stdout) {
+      String line = masker.mask(raw);
       if (stdout) {
         Matcher progress = PROGRESS.matcher(line);
         if (progress.matches()) {

@@ -60,7 +60,9 @@ class RunProfileExecutorImplTest {
 
   @AfterEach
   void tearDown() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   void hrFile(String rows) throws IOException {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepFailures;
+import io.jimflow.secrets.WorkerSecrets;
 import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -209,6 +211,52 @@ class ExecutableRunnerTest {
     assertThat(failure.getType()).isEqualTo(StepFailures.EXECUTABLE_TIMED_OUT);
     assertThat(failure.getOriginalMessage()).contains("ran longer than PT2S and was killed");
     assertAllDead(pids);
+  }
+
+  @Test
+  void aSecretReferenceInEnvReachesTheProgramAndItsValueIsMaskedInTheOutput() {
+    ExecutableRunner withSecrets =
+        new ExecutableRunner(
+            root,
+            Set.of("DB_PASSWORD"),
+            400,
+            Map.of("PATH", System.getenv("PATH")),
+            new WorkerSecrets(
+                Optional.empty(), Map.of("JIMFLOW_SECRET_DB_PASSWORD", "correct-horse")));
+    Scripts.write(
+        root,
+        "login.sh",
+        "[ \"$DB_PASSWORD\" = correct-horse ] && echo \"logged in with $DB_PASSWORD\"\n"
+            + "echo \"::checkpoint after-$DB_PASSWORD\"");
+    RecordingProgress progress = new RecordingProgress(null);
+
+    ExecutableRunner.Finished finished =
+        withSecrets.run(
+            new ExecutableStep(
+                "login.sh", null, null, Map.of("DB_PASSWORD", "${secret:db-password}")),
+            Map.of(),
+            progress,
+            TIMEOUT);
+
+    assertThat(finished.exitCode()).isZero();
+    assertThat(finished.output()).isEqualTo("logged in with ***");
+    assertThat(progress.lastCheckpoint()).contains("after-***");
+  }
+
+  @Test
+  void anUnknownSecretIsAConfigurationErrorNamingItAndNothingRuns() {
+    Path marker = dir.resolve("ran");
+    Scripts.write(root, "touch.sh", "touch " + marker);
+
+    assertConfigurationError(
+        () ->
+            runner.run(
+                new ExecutableStep("touch.sh", null, null, Map.of("ALLOWED", "${secret:missing}")),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "secret 'missing' is not known");
+    assertThat(marker).doesNotExist();
   }
 
   private ExecutableRunner.Finished run(String path) {

@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       CommandLine.HelpCommand.class,
+      SetupCommand.class,
       SchedulesCommand.class,
       RunCommand.class,
       ExecutionsCommand.class,

@@ -145,6 +145,12 @@ public final class JimflowClient implements AutoCloseable {
     return new JimflowClient(workflows, scheduleClient, stubs);
   }
 
+  /** Checks and registers jimflow's search attributes in this client's namespace. */
+  public io.jimflow.common.SearchAttributeSetup searchAttributeSetup() {
+    return new io.jimflow.common.SearchAttributeSetup(
+        workflows.getWorkflowServiceStubs(), workflows.getOptions().getNamespace());
+  }
+
   /** The work item API (seed 003): schedule, start time, cancel, show, list. */
   public io.jimflow.workitem.WorkItemClient workItems() {
     return new io.jimflow.workitem.WorkItemClient(workflows);

@@ -16,6 +16,7 @@ import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepDefinition.RunProfileStep;
 import io.jimflow.schedule.Trigger;
 import io.jimflow.schedules.BuiltInSchedules;
+import io.jimflow.secrets.SecretReference;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.DayOfWeek;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -436,20 +438,61 @@ public final class ScheduleDefinitions {
     e.node("env")
         .filter(ConfigNode.MapNode.class::isInstance)
         .map(ConfigNode.MapNode.class::cast)
-        .ifPresent(
-            map ->
-                map.entries().stream()
-                    .filter(entry -> !entry.key().matches("[A-Za-z_][A-Za-z0-9_]*"))
-                    .forEach(
-                        entry ->
-                            problems.at(
-                                entry.keyLine(),
-                                entry.value().path(),
-                                "'" + entry.key() + "' is not a valid environment variable name")));
+        .ifPresent(map -> map.entries().forEach(this::checkEnvEntry));
     if (path.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(new ExecutableStep(path.get(), args, workingDirectory.orElse(null), env));
+  }
+
+  /**
+   * An env entry needs a valid variable name, and a value that looks like a secret must be a
+   * reference, so that the value never enters the schedule or a workflow history.
+   */
+  private void checkEnvEntry(ConfigNode.Entry entry) {
+    if (!entry.key().matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      problems.at(
+          entry.keyLine(),
+          entry.value().path(),
+          "'" + entry.key() + "' is not a valid environment variable name");
+    }
+    if (!(entry.value() instanceof ConfigNode.ScalarNode scalar) || scalar.isNull()) {
+      return;
+    }
+    String value = scalar.text();
+    SecretReference example = suggestedReference(entry.key());
+    if (SecretReference.isMalformedReference(value)) {
+      problems.at(
+          scalar.line(),
+          scalar.path(),
+          "'"
+              + value
+              + "' is not a valid secret reference; write "
+              + SecretReference.SYNTAX
+              + " with a NAME of letters, digits, '.', '_' and '-', e.g. '"
+              + example
+              + "'");
+    } else if (!value.isEmpty()
+        && !SecretReference.isReference(value)
+        && SecretReference.looksLikeSecretName(entry.key())) {
+      problems.at(
+          scalar.line(),
+          scalar.path(),
+          "'"
+              + entry.key()
+              + "' looks like a secret and must not be written into a schedule: write '"
+              + example
+              + "' and give the worker the value as file '"
+              + example.name()
+              + "' in its secrets folder (jimflow.secrets.dir) or as environment variable "
+              + example.environmentVariable());
+    }
+  }
+
+  private static SecretReference suggestedReference(String key) {
+    String name =
+        key.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]+", "-").replaceAll("^-+", "");
+    return new SecretReference(name.isEmpty() ? "name" : name);
   }
 
   private RetrySettings readRetry(Fields r) {

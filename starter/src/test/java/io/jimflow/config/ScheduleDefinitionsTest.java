@@ -622,6 +622,57 @@ schedules:
   }
 
   @Test
+  void aLiteralValueForASecretLookingVariableIsRefusedWithTheReferenceSyntax() {
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - index: 0
+                        name: A
+                        executable:
+                          path: a.sh
+                          env:
+                            MODE: fast
+                            DB_PASSWORD: hunter2
+                            API_TOKEN: "${secret:api token}"
+                            CLIENT_SECRET: "${secret:client-secret}"
+                """))
+        .containsExactly(
+            FILE
+                + ":10: schedules[0].steps[0].executable.env.DB_PASSWORD: 'DB_PASSWORD' looks like"
+                + " a secret and must not be written into a schedule: write"
+                + " '${secret:db-password}' and give the worker the value as file 'db-password'"
+                + " in its secrets folder (jimflow.secrets.dir) or as environment variable"
+                + " JIMFLOW_SECRET_DB_PASSWORD",
+            FILE
+                + ":11: schedules[0].steps[0].executable.env.API_TOKEN: '${secret:api token}' is"
+                + " not a valid secret reference; write ${secret:NAME} with a NAME of letters,"
+                + " digits, '.', '_' and '-', e.g. '${secret:api-token}'");
+  }
+
+  @Test
+  void aSecretReferenceIsKeptAsTheReferenceNotResolved() {
+    List<ScheduleDefinition> definitions =
+        ScheduleDefinitions.parse(
+            """
+            schedules:
+              - id: a
+                steps:
+                  - index: 0
+                    name: A
+                    executable:
+                      path: a.sh
+                      env: {DB_PASSWORD: "${secret:db-password}"}
+            """,
+            FILE);
+
+    assertThat(definitions.get(0).steps().get(0).executable().env())
+        .containsEntry("DB_PASSWORD", "${secret:db-password}");
+  }
+
+  @Test
   void retryValuesOutOfRangeAreReported() {
     assertThat(
             problems(

@@ -37,6 +37,7 @@ public class WorkerApplication {
         return;
       }
       springArgs.add("--spring.temporal.connection.target=" + dev.target());
+      springArgs.add("--jimflow.worker.register-search-attributes=true");
       if (!hasPortSetting(args) && DevServer.isListening("127.0.0.1", 8080)) {
         // A second `./jimflow dev` shares the server; it must not fail on the first one's HTTP
         // port.
@@ -47,7 +48,12 @@ public class WorkerApplication {
     }
     AtomicReference<ConfigurableApplicationContext> context = new AtomicReference<>();
     exitZeroOnTermination(context, devMode);
-    context.set(app.run(springArgs.toArray(String[]::new)));
+    try {
+      context.set(app.run(springArgs.toArray(String[]::new)));
+    } catch (RuntimeException startFailed) {
+      // Spring Boot has reported why (a short analysis where one exists); no second stack trace.
+      System.exit(1);
+    }
   }
 
   /**

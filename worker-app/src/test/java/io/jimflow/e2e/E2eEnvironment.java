@@ -1,6 +1,7 @@
 package io.jimflow.e2e;
 
 import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.common.SearchAttributeSetup;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.DevServerException;
 import io.jimflow.worker.dev.TemporalCli;
@@ -165,6 +166,13 @@ public final class E2eEnvironment implements AutoCloseable {
    * the only ones polling, e.g. a crash test that must know which worker runs a step.
    */
   public String newNamespace(String prefix) {
+    String name = newBareNamespace(prefix);
+    new SearchAttributeSetup(stubs, name).registerMissing();
+    return name;
+  }
+
+  /** Registers a fresh namespace without jimflow's search attributes, e.g. to test their setup. */
+  public String newBareNamespace(String prefix) {
     String name = prefix + "-" + Long.toHexString(System.nanoTime());
     stubs
         .blockingStub()
@@ -174,7 +182,6 @@ public final class E2eEnvironment implements AutoCloseable {
                 .setWorkflowExecutionRetentionPeriod(
                     com.google.protobuf.Duration.newBuilder().setSeconds(86_400))
                 .build());
-    DevServer.ensureSearchAttributes(server.target(), name);
     // The frontend's namespace cache learns of it after a moment; wait until a call in it works.
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (true) {
@@ -222,6 +229,13 @@ public final class E2eEnvironment implements AutoCloseable {
    *     JIMFLOW_WORKER_SHUTDOWN_GRACE_PERIOD})
    */
   public synchronized WorkerProcess startWorker(String name, Map<String, String> env) {
+    WorkerProcess worker = launchWorker(name, env);
+    worker.awaitHealthy(Duration.ofSeconds(90));
+    return worker;
+  }
+
+  /** Starts a real worker process like {@link #startWorker} but does not wait for it. */
+  public synchronized WorkerProcess launchWorker(String name, Map<String, String> env) {
     Map<String, String> full = new HashMap<>(env);
     full.putIfAbsent("TEMPORAL_ADDRESS", server.target());
     full.putIfAbsent("TEMPORAL_NAMESPACE", server.namespace());
@@ -233,7 +247,7 @@ public final class E2eEnvironment implements AutoCloseable {
         "jdbc:h2:file:" + workDir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE");
     full.putIfAbsent("JIMFLOW_STORE_USERNAME", "sa");
     full.putIfAbsent("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataPlaneDirectory().toString());
-    WorkerProcess worker = WorkerProcess.start(name, projectHome, newDirectory(name), full);
+    WorkerProcess worker = WorkerProcess.launch(name, projectHome, newDirectory(name), full);
     workers.add(worker);
     return worker;
   }

@@ -16,6 +16,7 @@ import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.Trigger;
+import io.jimflow.testing.Requirement;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
@@ -33,10 +34,12 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -56,10 +59,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * failed execution's failed step, and the schedule on the Schedules page. Screenshots land in
  * {@code worker-app/target/ui-screenshots/} (docs/images/ holds copies).
  *
- * <p>Needs Debian's {@code chromium} and {@code chromium-driver}; without them the test is skipped,
- * except under CI ({@code CI=true}), where that fails.
+ * <p>Needs Debian's {@code chromium} and {@code chromium-driver}; without them the test is skipped
+ * with one line saying so, except under CI ({@code CI=true}), where it runs and fails.
  */
-@ExtendWith(TemporalDevServerExtension.class)
+@ExtendWith({TemporalUiIT.RequiresChromium.class, TemporalDevServerExtension.class})
 class TemporalUiIT {
 
   private static final Path CHROMIUM =
@@ -71,26 +74,34 @@ class TemporalUiIT {
   private static final String SCHEDULE_ID = "ui-nightly-sync";
 
   private static WebDriver browser;
-  private static String noBrowser;
   private static Path screenshots;
+
+  /** Runs the class only where Chromium and its driver are installed, and always on CI. */
+  static final class RequiresChromium implements ExecutionCondition {
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+      return Requirement.evaluate(
+          "Temporal UI browser tests",
+          browserProblem(),
+          "apt-get install -y chromium chromium-driver (or set JIMFLOW_CHROMIUM and"
+              + " JIMFLOW_CHROMEDRIVER)");
+    }
+  }
+
+  private static Optional<String> browserProblem() {
+    if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
+      return Optional.empty();
+    }
+    return Optional.of("no headless Chromium at " + CHROMIUM + " with a driver at " + CHROMEDRIVER);
+  }
 
   @BeforeAll
   static void startBrowser() throws IOException {
-    boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-    String missing =
-        "The Temporal UI test needs headless Chromium: install Debian's packages `chromium` and"
-            + " `chromium-driver` (apt-get install -y chromium chromium-driver), expected at "
-            + CHROMIUM
-            + " and "
-            + CHROMEDRIVER;
-    if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
-      throw new AssertionError(missing);
-    }
-    if (!present) {
-      // Skipped in the test itself, so that the report counts it as skipped and shows why.
-      noBrowser = missing;
-      return;
-    }
+    browserProblem()
+        .ifPresent(
+            problem -> {
+              throw new AssertionError("The Temporal UI test needs a browser: " + problem);
+            });
 
     // Both paths are given, so Selenium Manager has nothing to find; offline makes sure it fetches
     // nothing.
@@ -130,7 +141,6 @@ class TemporalUiIT {
   @Test
   void anOperatorFindsRunningAndFailedExecutionsTheirStepsAndTheScheduleInTheTemporalUi(
       E2eEnvironment env) throws Exception {
-    Assumptions.assumeTrue(browser != null, noBrowser);
     env.sharedWorker();
     JimflowClient jimflow = new JimflowClient(env.client(), env.scheduleClient());
     ScheduleDefinition nightly =

@@ -34,7 +34,8 @@ public final class WorkerProcess {
     this.heartbeatFile = heartbeatFile;
   }
 
-  static WorkerProcess start(String name, Path projectHome, Path dir, Map<String, String> env) {
+  /** Starts the process; the caller waits for health ({@link #awaitHealthy}) or the exit. */
+  static WorkerProcess launch(String name, Path projectHome, Path dir, Map<String, String> env) {
     Path jar = projectHome.resolve("worker-app/target/jimflow-worker.jar");
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
@@ -58,21 +59,14 @@ public final class WorkerProcess {
     try {
       Process process = pb.start();
       process.getOutputStream().close();
-      WorkerProcess worker =
-          new WorkerProcess(
-              name,
-              process,
-              port,
-              log,
-              Path.of(pb.environment().get("JIMFLOW_WORKER_HEARTBEAT_FILE")));
-      worker.awaitHealthy(Duration.ofSeconds(90));
-      return worker;
+      return new WorkerProcess(
+          name, process, port, log, Path.of(pb.environment().get("JIMFLOW_WORKER_HEARTBEAT_FILE")));
     } catch (IOException e) {
       throw new IllegalStateException("Could not start worker " + name + ": " + e.getMessage(), e);
     }
   }
 
-  private void awaitHealthy(Duration timeout) {
+  void awaitHealthy(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -150,6 +144,20 @@ public final class WorkerProcess {
    */
   public int terminate(Duration timeout) {
     process.destroy();
+    try {
+      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  /**
+   * Waits for the process to end by itself.
+   *
+   * @return the exit code, or -1 if it still runs after {@code timeout}
+   */
+  public int awaitExit(Duration timeout) {
     try {
       return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
     } catch (InterruptedException e) {

@@ -38,7 +38,6 @@ public final class DevMode implements AutoCloseable {
     Optional<Path> home = TemporalCli.projectHome();
     Path projectHome = home.orElse(Path.of("").toAbsolutePath());
     if (DevServer.isListening("127.0.0.1", 7233)) {
-      DevServer.ensureSearchAttributes("127.0.0.1:7233", "default");
       return new DevMode(null, "127.0.0.1:7233", "http://localhost:8233");
     }
     Path cli = TemporalCli.locate(home);

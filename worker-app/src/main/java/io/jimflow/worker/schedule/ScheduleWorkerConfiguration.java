@@ -1,5 +1,6 @@
 package io.jimflow.worker.schedule;
 
+import io.jimflow.secrets.Secrets;
 import io.jimflow.steps.ExecutableRunner;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.StepActivitiesImpl;
@@ -18,13 +19,14 @@ import org.springframework.context.annotation.Configuration;
 public class ScheduleWorkerConfiguration {
 
   @Bean
-  ExecutableRunner executableRunner(StepSettings settings) {
+  ExecutableRunner executableRunner(StepSettings settings, Secrets secrets) {
     StepSettings.Executables executables = settings.executables();
     return new ExecutableRunner(
         resolveAgainstHome(executables.root()),
         new HashSet<>(executables.envAllowList()),
         executables.outputLimit(),
-        System.getenv());
+        System.getenv(),
+        secrets);
   }
 
   @Bean
@@ -34,8 +36,9 @@ public class ScheduleWorkerConfiguration {
   }
 
   @Bean
-  StepActivitiesImpl stepActivities(RunProfileExecutor runProfiles, ExecutableRunner executables) {
-    return new StepActivitiesImpl(runProfiles, executables);
+  StepActivitiesImpl stepActivities(
+      RunProfileExecutor runProfiles, ExecutableRunner executables, Secrets secrets) {
+    return new StepActivitiesImpl(runProfiles, executables, secrets);
   }
 
   static Path resolveAgainstHome(Path path) {
