@@ -7,6 +7,7 @@ import io.jimflow.connector.ldap.LdapExports;
 import io.jimflow.connector.ldap.LdapObjects;
 import io.jimflow.connector.ldap.LdapSettings;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
+import io.jimflow.secrets.Secrets;
 import io.jimflow.store.ChangeType;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.PendingExportRow;
@@ -46,7 +47,7 @@ final class LdapRuns {
   private final RunRecords runRecords;
   private final ConnectorSpace connectorSpace;
   private final PendingExports pendingExports;
-  private final Function<String, String> secrets;
+  private final Secrets secrets;
   private final Function<String, String> environment;
   private final Clock clock;
 
@@ -55,7 +56,7 @@ final class LdapRuns {
       RunRecords runRecords,
       ConnectorSpace connectorSpace,
       PendingExports pendingExports,
-      Function<String, String> secrets,
+      Secrets secrets,
       Function<String, String> environment,
       Clock clock) {
     this.store = store;
@@ -69,7 +70,7 @@ final class LdapRuns {
 
   private LdapDirectory connect(RunContext run) {
     LdapSettings settings = LdapSettings.of(run.system.settings(), environment);
-    return LdapDirectory.connect(settings, secrets.apply(settings.password()));
+    return LdapDirectory.connect(settings, secrets.resolve(settings.password()));
   }
 
   void importRun(RunContext run, ObjectTypeConfig type, ImportRunner imports) {

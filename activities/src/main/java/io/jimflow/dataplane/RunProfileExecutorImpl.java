@@ -10,6 +10,7 @@ import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.maintenance.SystemOperations;
 import io.jimflow.schedule.StepStatus;
+import io.jimflow.secrets.Secrets;
 import io.jimflow.steps.AbandonedRun;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.RunProfileOutcome;
@@ -75,12 +76,12 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
 
   public RunProfileExecutorImpl(
       Store store, DataPlaneConfig config, Path baseDirectory, Clock clock) {
-    this(store, config, baseDirectory, clock, RunProfileExecutorImpl::noSecrets, System::getenv);
+    this(store, config, baseDirectory, clock, Secrets.none(), System::getenv);
   }
 
   /**
    * @param secrets resolves secret references ({@code ${secret:NAME}}) of connector settings on
-   *     this worker; a plain value comes back as it is
+   *     this worker
    * @param environment the worker's environment, for settings written {@code ${env:NAME:-default}}
    */
   public RunProfileExecutorImpl(
@@ -88,7 +89,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       DataPlaneConfig config,
       Path baseDirectory,
       Clock clock,
-      Function<String, String> secrets,
+      Secrets secrets,
       Function<String, String> environment) {
     this.store = store;
     this.config = config;
@@ -347,14 +348,6 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
 
   private static boolean isLdap(ConnectedSystemConfig system) {
     return "ldap".equals(system.connectorType());
-  }
-
-  private static String noSecrets(String valueOrReference) {
-    if (valueOrReference != null && valueOrReference.startsWith("${secret:")) {
-      throw new ConnectorException(
-          "secret " + valueOrReference + " cannot be resolved: this worker has no secrets");
-    }
-    return valueOrReference;
   }
 
   private static SystemCatalog.SystemEntry catalogEntry(ConnectedSystemConfig system) {

@@ -18,6 +18,7 @@ import io.jimflow.dataplane.config.DataPlaneConfigLoader;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.StepStatus;
+import io.jimflow.secrets.WorkerSecrets;
 import io.jimflow.steps.RunProfileOutcome;
 import io.jimflow.steps.RunProfileRun;
 import io.jimflow.store.RunRecords;
@@ -33,6 +34,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,7 +141,7 @@ class LdapRunsTest {
         config,
         dir,
         clock,
-        reference -> reference.equals("${secret:directory-password}") ? password : reference,
+        new WorkerSecrets(Optional.empty(), Map.of("JIMFLOW_SECRET_DIRECTORY_PASSWORD", password)),
         name -> null);
   }
 

@@ -5,6 +5,7 @@ import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPURL;
 import com.unboundid.ldap.sdk.SearchScope;
+import io.jimflow.secrets.SecretReference;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -84,7 +85,6 @@ public record LdapSettings(
 
   private static final Pattern ENV =
       Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)(:-(.*))?}");
-  private static final Pattern SECRET = Pattern.compile("\\$\\{secret:[A-Za-z0-9][A-Za-z0-9._-]*}");
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]+)}");
 
   /** A problem with one setting (null key: the settings as a whole). */
@@ -127,7 +127,7 @@ public record LdapSettings(
     if (password == null) {
       problems.add(
           new Problem(null, "an LDAP system needs 'password', a reference ${secret:NAME}"));
-    } else if (!SECRET.matcher(password).matches()) {
+    } else if (!SecretReference.isReference(password)) {
       // Never echo the value: it may be the password itself.
       problems.add(
           new Problem(
