@@ -155,7 +155,7 @@ class ScheduleDefinitionsTest {
   @Test
   void anUnknownKeyFarFromAnyKnownKeyListsTheKnownKeys() {
     assertThat(problems("schedules: []\ncolour: blue\n"))
-        .containsExactly(FILE + ":2: colour: unknown key 'colour'; known keys: schedules");
+        .containsExactly(FILE + ":2: colour: unknown key 'colour'; known keys: scope, schedules");
   }
 
   @Test
