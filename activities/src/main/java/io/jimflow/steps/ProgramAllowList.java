@@ -25,11 +25,7 @@ public final class ProgramAllowList {
    * One allowed program (glob) with an optional pattern for its arguments and an optional user it
    * runs as (the worker must run as root to switch).
    */
-  public record Rule(String program, String args, String runAs) {
-    public Rule(String program, String args) {
-      this(program, args, null);
-    }
-  }
+  public record Rule(String program, String args, String runAs) {}
 
   private record CompiledRule(PathMatcher program, Optional<Pattern> args, Optional<String> runAs) {
     boolean allows(Path path, String argumentLine) {
@@ -89,7 +85,7 @@ public final class ProgramAllowList {
 
   /** Allows every program below the executables root, with any arguments. */
   public static ProgramAllowList anyBelowRoot() {
-    return of(List.of(new Rule("**", null)));
+    return of(List.of(new Rule("**", null, null)));
   }
 
   /**

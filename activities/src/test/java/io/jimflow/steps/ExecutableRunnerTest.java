@@ -274,7 +274,8 @@ class ExecutableRunnerTest {
     ExecutableRunner strict =
         new ExecutableRunner(
             root,
-            ProgramAllowList.of(List.of(new ProgramAllowList.Rule("count.sh", "\\d+( [0-9.]+)?"))),
+            ProgramAllowList.of(
+                List.of(new ProgramAllowList.Rule("count.sh", "\\d+( [0-9.]+)?", null))),
             Set.of());
 
     assertConfigurationError(
@@ -309,10 +310,11 @@ class ExecutableRunnerTest {
   @Test
   void anAllowListRuleMustNameAProgramBelowTheRootAndAValidPattern() {
     assertThatThrownBy(
-            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("/bin/sh", null))))
+            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("/bin/sh", null, null))))
         .hasMessageContaining("allowed[0].program '/bin/sh' must be relative");
     assertThatThrownBy(
-            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("a.sh", "(unclosed"))))
+            () ->
+                ProgramAllowList.of(List.of(new ProgramAllowList.Rule("a.sh", "(unclosed", null))))
         .hasMessageContaining("allowed[0].args is not a regular expression");
   }
 
