@@ -2,7 +2,6 @@ package io.jimflow.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
@@ -18,7 +17,7 @@ import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
-import io.temporal.api.enums.v1.IndexedValueType;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
@@ -42,13 +41,7 @@ class ExecutableScheduleTest {
 
   @BeforeEach
   void startEnvironment() {
-    env = TestWorkflowEnvironment.newInstance();
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.SCHEDULE_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.STEP_GROUP.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
+    env = JimflowTestEnvironment.newEnvironment();
   }
 
   @AfterEach
@@ -154,7 +147,7 @@ class ExecutableScheduleTest {
   }
 
   private void startWorker(Path executablesRoot) {
-    Worker worker = env.newWorker(TaskQueues.SCHEDULES);
+    Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new StepActivitiesImpl(

@@ -86,8 +86,8 @@ class CrashRecoveryIT {
         new DevServer.Options(
             env.server().options().cli(),
             "127.0.0.1",
-            DevServer.freePort(),
-            DevServer.freePort(),
+            ReservedPorts.reserve(),
+            ReservedPorts.reserve(),
             env.newDirectory("restart").resolve("temporal.db"),
             env.newDirectory("restart-log").resolve("temporal-server.log"),
             "default",
@@ -107,7 +107,7 @@ class CrashRecoveryIT {
       StepHeartbeats.awaitProcessed(client(server), id, 3, Duration.ofSeconds(60));
 
       server.close();
-      Thread.sleep(2_000);
+      awaitPortClosed(options.port(), Duration.ofSeconds(60));
       server = DevServer.start(options);
 
       ExecutionResult result =
@@ -160,5 +160,17 @@ class CrashRecoveryIT {
         null,
         // Short, so a killed worker's attempt is noticed within seconds.
         Duration.ofSeconds(3));
+  }
+
+  /** The stopped server's port: its restart binds the same one. */
+  private static void awaitPortClosed(int port, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (DevServer.isListening("127.0.0.1", port)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "the stopped dev server still listened on " + port + " after " + timeout);
+      }
+      Thread.sleep(100);
+    }
   }
 }

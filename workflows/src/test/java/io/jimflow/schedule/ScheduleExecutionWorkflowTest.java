@@ -15,7 +15,7 @@ import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.Schedules.ScheduleBuilder;
-import io.temporal.api.enums.v1.IndexedValueType;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
@@ -29,6 +29,7 @@ import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -47,27 +48,21 @@ class ScheduleExecutionWorkflowTest {
 
   @BeforeEach
   void startEnvironment() {
-    env = TestWorkflowEnvironment.newInstance();
-    registerSearchAttributes(env);
-    Worker worker = env.newWorker(TaskQueues.SCHEDULES);
+    env = JimflowTestEnvironment.newEnvironment();
+    Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
     worker.registerActivitiesImplementations(steps);
     env.start();
     client = env.getWorkflowClient();
   }
 
+  /** Released when a test ends, for activities that must stay silent until then. */
+  private final CountDownLatch testOver = new CountDownLatch(1);
+
   @AfterEach
   void stopEnvironment() {
+    testOver.countDown();
     env.close();
-  }
-
-  static void registerSearchAttributes(TestWorkflowEnvironment env) {
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.SCHEDULE_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.STEP_GROUP.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
   }
 
   @Test
@@ -314,8 +309,9 @@ class ScheduleExecutionWorkflowTest {
         (r, c) -> {
           if (c.getInfo().getAttempt() == 1) {
             c.heartbeat(new StepHeartbeat(5, 10, "5", 1));
-            // The attempt goes silent, as if its worker died: the heartbeat timeout ends it.
-            Thread.sleep(6_000);
+            // The attempt goes silent, as if its worker died, until the test is over: only the
+            // heartbeat timeout can end it.
+            testOver.await(2, TimeUnit.MINUTES);
             return FakeStepActivities.complete(c, "too late");
           }
           String from =
