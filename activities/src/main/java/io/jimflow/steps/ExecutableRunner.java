@@ -25,9 +25,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs an Executable step's program: below an allow-listed root, without a shell, with a minimal
- * environment, its output captured, its process tree killed when the step is cancelled or times
- * out.
+ * Runs an Executable step's program: only one on the worker's {@link ProgramAllowList}, below the
+ * executables root, without a shell, with a minimal environment, its output captured, its process
+ * tree killed when the step is cancelled or times out.
  *
  * <p>A program takes part in monitoring and recovery through stdout lines: {@code ::progress N/M}
  * reports progress (M may be omitted), {@code ::checkpoint TOKEN} records where a retried attempt
@@ -54,45 +54,47 @@ public final class ExecutableRunner {
   private static final Pattern CHECKPOINT = Pattern.compile("^::checkpoint\\s+(\\S.*?)\\s*$");
 
   private final Path root;
+  private final ProgramAllowList programs;
   private final Set<String> environmentAllowList;
   private final int outputLimit;
   private final Map<String, String> workerEnvironment;
   private final Secrets secrets;
 
   /**
+   * A runner with the worker's environment, the default output limit and no secrets.
+   *
    * @param root the executables root ({@code jimflow.steps.executables.root}); every program and
    *     working directory must lie below it, also after resolving symbolic links
+   * @param programs the programs (and arguments) this worker runs at all
    * @param environmentAllowList names of variables a step may set in {@code env} and that are
    *     passed through from the worker's environment
    */
-  public ExecutableRunner(Path root, Set<String> environmentAllowList) {
-    this(root, environmentAllowList, DEFAULT_OUTPUT_LIMIT, System.getenv());
+  public ExecutableRunner(Path root, ProgramAllowList programs, Set<String> environmentAllowList) {
+    this(
+        root,
+        programs,
+        environmentAllowList,
+        DEFAULT_OUTPUT_LIMIT,
+        System.getenv(),
+        Secrets.none());
   }
 
   /**
    * @param outputLimit how many characters of output (the tail) the step outcome keeps
    * @param workerEnvironment the worker's environment, from which base and allow-listed variables
    *     are taken
-   */
-  public ExecutableRunner(
-      Path root,
-      Set<String> environmentAllowList,
-      int outputLimit,
-      Map<String, String> workerEnvironment) {
-    this(root, environmentAllowList, outputLimit, workerEnvironment, Secrets.none());
-  }
-
-  /**
    * @param secrets resolves {@code ${secret:NAME}} values of a step's {@code env}; the values it
    *     knows are masked in the program's output and checkpoints
    */
   public ExecutableRunner(
       Path root,
+      ProgramAllowList programs,
       Set<String> environmentAllowList,
       int outputLimit,
       Map<String, String> workerEnvironment,
       Secrets secrets) {
     this.root = root;
+    this.programs = programs;
     this.environmentAllowList = Set.copyOf(environmentAllowList);
     this.outputLimit = outputLimit;
     this.workerEnvironment = Map.copyOf(workerEnvironment);
@@ -115,6 +117,12 @@ public final class ExecutableRunner {
       Map<String, String> jimflowEnv,
       StepProgress progress,
       Duration timeout) {
+    programs
+        .refusal(step.path(), step.args())
+        .ifPresent(
+            refusal -> {
+              throw configurationError(refusal);
+            });
     Path realRoot = realRoot();
     Path program = below(realRoot, step.path(), "path");
     if (!Files.isRegularFile(program) || !Files.isExecutable(program)) {

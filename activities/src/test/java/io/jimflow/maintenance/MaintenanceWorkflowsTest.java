@@ -73,12 +73,17 @@ class MaintenanceWorkflowsTest {
   }
 
   private MaintenanceActivitiesImpl activities() {
+    return activities(true);
+  }
+
+  private MaintenanceActivitiesImpl activities(boolean destructiveTasksEnabled) {
     return new MaintenanceActivitiesImpl(
         new MaintenanceStore(store, MaintenanceData.ENGINE, clock),
         runs,
         operations,
         new MaintenanceSettings(50, null, 1000),
-        id -> List.of("hr", "directory").contains(id));
+        id -> List.of("hr", "directory").contains(id),
+        destructiveTasksEnabled);
   }
 
   private void start(MaintenanceActivities activities) {
@@ -213,6 +218,31 @@ class MaintenanceWorkflowsTest {
     assertThat(records(MaintenanceKind.DeleteConnectedSystem))
         .extracting(MaintenanceRun::status)
         .containsExactlyInAnyOrder("FailedWithError", "Complete");
+  }
+
+  @Test
+  void aWorkerThatDoesNotAllowDestructiveTasksRefusesClearAndDeleteAndKeepsTheData() {
+    start(activities(false));
+    data.joinedCso("hr", "7", data.person("7", null));
+    long objects = data.count("select count(*) from cso");
+
+    assertThatThrownBy(
+            () ->
+                stub(ClearConnectedSystemWorkflow.class, "clear-refused")
+                    .run(new SystemMaintenanceInput("hr", true, ADA)))
+        .rootCause()
+        .hasMessageContaining("this worker does not clear or delete connected systems")
+        .hasMessageContaining("jimflow.maintenance.destructive-tasks-enabled");
+    assertThatThrownBy(
+            () ->
+                stub(DeleteConnectedSystemWorkflow.class, "delete-refused")
+                    .run(new SystemMaintenanceInput("hr", false, ADA)))
+        .rootCause()
+        .hasMessageContaining("Deleting connected system 'hr' refused");
+
+    assertThat(data.count("select count(*) from cso")).isEqualTo(objects).isPositive();
+    assertThat(data.count("select count(*) from connected_system where id = 'hr'")).isOne();
+    assertThat(data.count("select count(*) from connected_system_operation")).isZero();
   }
 
   @Test

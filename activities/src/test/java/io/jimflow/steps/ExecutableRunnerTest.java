@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepFailures;
+import io.jimflow.secrets.Secrets;
 import io.jimflow.secrets.WorkerSecrets;
 import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
@@ -34,9 +35,11 @@ class ExecutableRunnerTest {
     runner =
         new ExecutableRunner(
             root,
+            ProgramAllowList.anyBelowRoot(),
             Set.of("ALLOWED", "STEP_VAR"),
             400,
-            Map.of("PATH", System.getenv("PATH"), "SECRET", "hunter2", "ALLOWED", "from-worker"));
+            Map.of("PATH", System.getenv("PATH"), "SECRET", "hunter2", "ALLOWED", "from-worker"),
+            Secrets.none());
   }
 
   @Test
@@ -218,6 +221,7 @@ class ExecutableRunnerTest {
     ExecutableRunner withSecrets =
         new ExecutableRunner(
             root,
+            ProgramAllowList.anyBelowRoot(),
             Set.of("DB_PASSWORD"),
             400,
             Map.of("PATH", System.getenv("PATH")),
@@ -257,6 +261,56 @@ class ExecutableRunnerTest {
                 TIMEOUT),
         "secret 'missing' is not known");
     assertThat(marker).doesNotExist();
+  }
+
+  @Test
+  void aProgramOffTheWorkersAllowListIsRefusedAndNeverStarted() {
+    Path marker = dir.resolve("ran");
+    Scripts.write(root, "tools/touch.sh", "touch " + marker);
+    Scripts.write(root, "count.sh", "touch " + marker);
+    ExecutableRunner strict =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.of(List.of(new ProgramAllowList.Rule("count.sh", "\\d+( [0-9.]+)?"))),
+            Set.of());
+
+    assertConfigurationError(
+        () -> strict.run(step("tools/touch.sh"), Map.of(), new RecordingProgress(null), TIMEOUT),
+        "program not allowed: tools/touch.sh");
+    assertConfigurationError(
+        () ->
+            strict.run(
+                new ExecutableStep("/bin/sh", List.of("-c", "touch " + marker), null, null),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "program not allowed: /bin/sh");
+    assertConfigurationError(
+        () ->
+            strict.run(
+                new ExecutableStep("count.sh", List.of("3", "; rm"), null, null),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "program not allowed: count.sh with these arguments");
+    assertThat(marker).doesNotExist();
+
+    strict.run(
+        new ExecutableStep("./tools/../count.sh", List.of("3", "0.5"), null, null),
+        Map.of(),
+        new RecordingProgress(null),
+        TIMEOUT);
+    assertThat(marker).exists();
+  }
+
+  @Test
+  void anAllowListRuleMustNameAProgramBelowTheRootAndAValidPattern() {
+    assertThatThrownBy(
+            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("/bin/sh", null))))
+        .hasMessageContaining("allowed[0].program '/bin/sh' must be relative");
+    assertThatThrownBy(
+            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("a.sh", "(unclosed"))))
+        .hasMessageContaining("allowed[0].args is not a regular expression");
   }
 
   private ExecutableRunner.Finished run(String path) {

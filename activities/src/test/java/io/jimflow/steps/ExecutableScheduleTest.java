@@ -146,7 +146,8 @@ class ExecutableScheduleTest {
     worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new StepActivitiesImpl(
-            new UnconfiguredRunProfileExecutor(), new ExecutableRunner(executablesRoot, Set.of())));
+            new UnconfiguredRunProfileExecutor(),
+            new ExecutableRunner(executablesRoot, ProgramAllowList.anyBelowRoot(), Set.of())));
     env.start();
   }
 

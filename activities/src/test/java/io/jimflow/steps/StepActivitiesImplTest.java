@@ -118,7 +118,8 @@ class StepActivitiesImplTest {
   void aRunProfileStepWithoutADataPlaneIsANonRetryableConfigurationError() {
     env.registerActivitiesImplementations(
         new StepActivitiesImpl(
-            new UnconfiguredRunProfileExecutor(), new ExecutableRunner(root, Set.of())));
+            new UnconfiguredRunProfileExecutor(),
+            new ExecutableRunner(root, ProgramAllowList.anyBelowRoot(), Set.of())));
 
     ActivityFailure failure =
         catchThrowableOfType(
@@ -192,7 +193,9 @@ class StepActivitiesImplTest {
 
   private void register(Path executablesRoot) {
     env.registerActivitiesImplementations(
-        new StepActivitiesImpl(runProfiles, new ExecutableRunner(executablesRoot, Set.of())));
+        new StepActivitiesImpl(
+            runProfiles,
+            new ExecutableRunner(executablesRoot, ProgramAllowList.anyBelowRoot(), Set.of())));
   }
 
   private StepActivities activities() {

@@ -7,6 +7,7 @@ import io.jimflow.config.tree.Fields;
 import io.jimflow.config.tree.Problems;
 import io.jimflow.config.tree.Suggestions;
 import io.jimflow.config.tree.YamlTreeReader;
+import io.jimflow.schedule.ExecutablePaths;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
@@ -428,12 +429,14 @@ public final class ScheduleDefinitions {
   private Optional<ExecutableStep> readExecutable(Fields e) {
     e.allowOnly(EXECUTABLE_KEYS);
     Optional<String> path =
-        e.required("path", Conversions.nonBlankText().check(ExecutablePaths::problem));
+        e.required(
+            "path", Conversions.nonBlankText().check(p -> ExecutablePaths.problem(p).orElse(null)));
     List<String> args = e.listOf("args", Conversions.text());
     Optional<String> workingDirectory =
         e.optional(
             "workingDirectory",
-            Conversions.nonBlankText().check(ExecutablePaths::directoryProblem));
+            Conversions.nonBlankText()
+                .check(p -> ExecutablePaths.directoryProblem(p).orElse(null)));
     Map<String, String> env = e.textMap("env");
     e.node("env")
         .filter(ConfigNode.MapNode.class::isInstance)

@@ -38,6 +38,13 @@ public class WorkerApplication {
       }
       springArgs.add("--spring.temporal.connection.target=" + dev.target());
       springArgs.add("--jimflow.worker.register-search-attributes=true");
+      // A developer's own machine: `jimflow systems clear/delete` work out of the box there.
+      if (!hasSetting(
+          args,
+          "--jimflow.maintenance.destructive-tasks-enabled=",
+          "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED")) {
+        springArgs.add("--jimflow.maintenance.destructive-tasks-enabled=true");
+      }
       if (!hasPortSetting(args) && DevServer.isListening("127.0.0.1", 8080)) {
         // A second `./jimflow dev` shares the server; it must not fail on the first one's HTTP
         // port.
@@ -96,8 +103,12 @@ public class WorkerApplication {
   }
 
   private static boolean hasPortSetting(String[] args) {
-    return Arrays.stream(args).anyMatch(a -> a.startsWith("--server.port="))
-        || System.getenv("SERVER_PORT") != null;
+    return hasSetting(args, "--server.port=", "SERVER_PORT");
+  }
+
+  private static boolean hasSetting(String[] args, String argument, String environmentVariable) {
+    return Arrays.stream(args).anyMatch(a -> a.startsWith(argument))
+        || System.getenv(environmentVariable) != null;
   }
 
   private static void printDevBanner(DevMode dev, ApplicationReadyEvent ready) {

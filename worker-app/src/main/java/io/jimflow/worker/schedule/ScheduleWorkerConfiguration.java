@@ -2,6 +2,7 @@ package io.jimflow.worker.schedule;
 
 import io.jimflow.secrets.Secrets;
 import io.jimflow.steps.ExecutableRunner;
+import io.jimflow.steps.ProgramAllowList;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.StepActivitiesImpl;
 import io.jimflow.steps.UnconfiguredRunProfileExecutor;
@@ -23,6 +24,7 @@ public class ScheduleWorkerConfiguration {
     StepSettings.Executables executables = settings.executables();
     return new ExecutableRunner(
         resolveAgainstHome(executables.root()),
+        ProgramAllowList.of(executables.allowed()),
         new HashSet<>(executables.envAllowList()),
         executables.outputLimit(),
         System.getenv(),
