@@ -52,6 +52,8 @@ class ArchitectureTest {
             "java..",
             "javax.annotation..",
             "io.temporal..",
+            // Temporal's payloads are protobuf messages (read by JimflowDataConverter).
+            "com.google.protobuf..",
             "com.fasterxml.jackson.annotation..",
             "org.slf4j..",
             "io.jimflow..")
