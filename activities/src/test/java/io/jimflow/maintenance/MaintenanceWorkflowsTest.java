@@ -16,6 +16,7 @@ import io.jimflow.steps.RunProfileRun;
 import io.jimflow.steps.StepProgress;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.activity.Activity;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
@@ -55,7 +56,7 @@ class MaintenanceWorkflowsTest {
 
   @BeforeEach
   void open() {
-    env = TestWorkflowEnvironment.newInstance();
+    env = JimflowTestEnvironment.newEnvironment();
     client = env.getWorkflowClient();
     T = Instant.ofEpochMilli(env.currentTimeMillis());
     store = TestStores.h2();
@@ -86,7 +87,7 @@ class MaintenanceWorkflowsTest {
   }
 
   private void start(MaintenanceActivities activities) {
-    Worker worker = env.newWorker(TaskQueues.MAINTENANCE);
+    Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.MAINTENANCE);
     worker.registerWorkflowImplementationTypes(
         HousekeepingWorkflowImpl.class,
         HistoryRetentionWorkflowImpl.class,

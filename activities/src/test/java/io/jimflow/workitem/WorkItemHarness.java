@@ -2,9 +2,8 @@ package io.jimflow.workitem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
-import io.temporal.api.enums.v1.IndexedValueType;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WithStartWorkflowOperation;
@@ -36,18 +35,12 @@ final class WorkItemHarness implements AutoCloseable {
   private WorkerFactory runWorkers;
 
   WorkItemHarness(Duration watchInterval, int runSlots) {
-    this.env = TestWorkflowEnvironment.newInstance();
+    this.env = JimflowTestEnvironment.newEnvironment();
     this.client = env.getWorkflowClient();
     this.watchInterval = watchInterval;
     this.runSlots = runSlots;
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_STATE.getName(),
-        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_KIND.getName(),
-        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     this.handler = new ScriptedHandler(this::now);
-    Worker manager = env.newWorker(TaskQueues.WORK_ITEMS);
+    Worker manager = JimflowTestEnvironment.newWorker(env, TaskQueues.WORK_ITEMS);
     manager.registerWorkflowImplementationTypes(WorkItemWorkflowImpl.class);
     manager.registerActivitiesImplementations(new WorkItemManagerActivitiesImpl(client));
     env.start();
@@ -117,7 +110,7 @@ final class WorkItemHarness implements AutoCloseable {
 
   /** Polls the item (real time, no time skipping) until {@code condition} holds. */
   WorkItemView awaitView(String guid, Predicate<WorkItemView> condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     WorkItemView last = null;
     while (System.nanoTime() < deadline) {
       try {
@@ -131,7 +124,18 @@ final class WorkItemHarness implements AutoCloseable {
       sleepMillis(20);
     }
     throw new AssertionError(
-        "item " + guid + " never reached the expected condition; last: " + last);
+        "item " + guid + " did not reach the expected condition within 60 s; last: " + last);
+  }
+
+  /** Polls (real time) until {@code condition} holds; fails naming {@code what} after 60 s. */
+  void awaitHandler(String what, java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("waited 60 s for: " + what);
+      }
+      sleepMillis(20);
+    }
   }
 
   WorkItemView awaitState(String guid, WorkItemState state) {

@@ -175,7 +175,11 @@ class WorkItemWorkflowTest {
     assertThat(h.show("own").state()).isEqualTo(Running);
   }
 
-  // The in-memory server holds its clock while an activity runs, so supervision tests use seconds.
+  // The in-memory server does not skip time while an activity is outstanding (the run activity
+  // holds its time-skipping lock), so the supervision timers below pass in real time: they are kept
+  // to a couple of seconds, and the tests assert only what holds however slow the machine is (the
+  // order of states, and that no deadline fired early), never an upper bound on elapsed time. The
+  // handler ends when asked, not after a wall-clock deadline.
 
   @Test
   void anItemPastItsMaxRunTimeTimesOutAndRetriesUntilItsRestartsAreUsedUp() {
@@ -216,7 +220,7 @@ class WorkItemWorkflowTest {
     WorkItemTransition asked =
         end.log().stream().filter(x -> x.to() == CancellingBySystem).findFirst().orElseThrow();
     assertThat(Duration.between(running.at(), asked.at()))
-        .isBetween(Duration.ofSeconds(2), Duration.ofSeconds(4));
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(2));
     WorkItemTransition retry =
         end.log().stream().filter(x -> x.to() == TimeoutRetry).findFirst().orElseThrow();
     WorkItemTransition queuedAgain =
@@ -225,7 +229,7 @@ class WorkItemWorkflowTest {
             .findFirst()
             .orElseThrow();
     assertThat(Duration.between(retry.at(), queuedAgain.at()))
-        .isBetween(Duration.ofSeconds(1), Duration.ofMillis(2250));
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
   }
 
   @Test
@@ -244,7 +248,7 @@ class WorkItemWorkflowTest {
     WorkItemTransition killed =
         end.log().stream().filter(t -> t.to() == Killed).findFirst().orElseThrow();
     assertThat(Duration.between(asked.at(), killed.at()))
-        .isBetween(Duration.ofSeconds(2), Duration.ofSeconds(4));
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(2));
     assertThat(killed.note()).contains("attempt abandoned");
     assertThat(h.handler.finishedOf("k"))
         .singleElement()

@@ -13,6 +13,7 @@ import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
+import io.jimflow.schedule.StepDefinition.Limits;
 import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepDefinition.RunProfileStep;
 import io.jimflow.schedule.Trigger;
@@ -77,7 +78,9 @@ public final class ScheduleDefinitions {
           "retry",
           "heartbeatTimeout");
   static final List<String> RUN_PROFILE_KEYS = List.of("connectedSystem", "runProfile");
-  static final List<String> EXECUTABLE_KEYS = List.of("path", "args", "workingDirectory", "env");
+  static final List<String> EXECUTABLE_KEYS =
+      List.of("path", "args", "workingDirectory", "env", "limits");
+  static final List<String> LIMIT_KEYS = List.of("cpuSeconds", "memoryMegabytes", "openFiles");
   static final List<String> RETRY_KEYS =
       List.of("maximumAttempts", "initialInterval", "backoffCoefficient");
 
@@ -481,7 +484,9 @@ public final class ScheduleDefinitions {
     if (path.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new ExecutableStep(path.get(), args, workingDirectory.orElse(null), env));
+    Limits limits = e.fields("limits").map(this::readLimits).orElse(null);
+    return Optional.of(
+        new ExecutableStep(path.get(), args, workingDirectory.orElse(null), env, limits));
   }
 
   /**
@@ -532,6 +537,16 @@ public final class ScheduleDefinitions {
     String name =
         key.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]+", "-").replaceAll("^-+", "");
     return new SecretReference(name.isEmpty() ? "name" : name);
+  }
+
+  private Limits readLimits(Fields l) {
+    l.allowOnly(LIMIT_KEYS);
+    Conversion<Integer> positive =
+        Conversions.integer().check(v -> v < 1 ? "must be at least 1 (got " + v + ")" : null);
+    return new Limits(
+        l.optional("cpuSeconds", positive).map(Integer::longValue).orElse(null),
+        l.optional("memoryMegabytes", positive).map(Integer::longValue).orElse(null),
+        l.optional("openFiles", positive).orElse(null));
   }
 
   private RetrySettings readRetry(Fields r) {

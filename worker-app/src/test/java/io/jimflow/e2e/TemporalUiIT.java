@@ -1,5 +1,7 @@
 package io.jimflow.e2e;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.client.ExecutionSummary;
@@ -11,12 +13,10 @@ import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
-import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.Trigger;
 import io.jimflow.testing.Requirement;
+import io.jimflow.testing.ScheduleBuilders.StepBuilder;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
@@ -249,33 +249,26 @@ class TemporalUiIT {
     throw new AssertionError("triggering " + SCHEDULE_ID + " started no run within " + WAIT);
   }
 
-  private static ScheduleDefinition schedule(StepDefinition... steps) {
-    return new ScheduleDefinition(
-        SCHEDULE_ID,
-        "UI Nightly Sync",
-        "Imports HR and exports to the directory (Temporal UI test).",
-        true,
+  private static ScheduleDefinition schedule(StepBuilder... steps) {
+    return aSchedule(SCHEDULE_ID)
+        .named("UI Nightly Sync")
+        .describedAs("Imports HR and exports to the directory (Temporal UI test).")
         // Never fires during the test; the executions are manual runs.
-        new Trigger(List.of("0 3 1 1 *"), null, null, "UTC"),
-        FailurePolicy.STOP,
-        OverlapPolicy.SKIP,
-        null,
-        List.of(steps));
+        .triggeredBy(new Trigger(List.of("0 3 1 1 *"), null, null, "UTC"))
+        .onStepFailure(FailurePolicy.STOP)
+        .onOverlap(OverlapPolicy.SKIP)
+        .with(steps)
+        .definition();
   }
 
-  private static StepDefinition step(
+  private static StepBuilder step(
       int index, String name, String program, Integer attempts, String... args) {
-    return new StepDefinition(
-        index,
-        name,
-        null,
-        new ExecutableStep(program, List.of(args), null, null),
-        null,
-        Duration.ofMinutes(5),
-        attempts == null ? null : new RetrySettings(attempts, null, null),
+    return aStep(index, name)
+        .executable(program, args)
+        .attemptsOrDefault(attempts)
         // Short, so heartbeats (sent at most every 0.8 x this) reach the server while the test
         // looks.
-        Duration.ofSeconds(2));
+        .heartbeatTimeout(Duration.ofSeconds(2));
   }
 
   /** Waits until the page shows every text; returns the page's text. */

@@ -1,6 +1,5 @@
 package io.jimflow.e2e;
 
-import io.jimflow.worker.dev.DevServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -41,7 +40,7 @@ public final class WorkerProcess {
       throw new IllegalStateException(
           "No worker jar at " + jar + ": e2e tests run in `./mvnw verify`, after `package`");
     }
-    int port = DevServer.freePort();
+    int port = ReservedPorts.reserve();
     Path log = dir.resolve("worker.log");
     Path heartbeat = dir.resolve("healthcheck");
     List<String> command = new ArrayList<>();
