@@ -1,8 +1,11 @@
 package io.jimflow.e2e;
 
+import static java.net.http.HttpResponse.BodyHandlers.ofString;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jimflow.client.JimflowClient;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.encryption.PayloadEncryption;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
@@ -18,13 +21,20 @@ import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -38,15 +48,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A real worker decides what runs and keeps secrets out of Temporal: a forged execution naming a
- * program off its allow-list runs nothing, and a secret reference reaches the program while the
- * value shows neither in the history nor in the worker's log.
+ * A real worker with payload encryption on decides what runs and keeps secrets and data out of
+ * Temporal: a forged execution naming a program off its allow-list runs nothing, a secret reference
+ * reaches the program while the value shows neither in the history nor in the worker's log, and the
+ * history read without the codec holds no schedule name, argument or output, while the CLI reads
+ * them through the worker's codec server.
  */
 @ExtendWith(TemporalDevServerExtension.class)
 class SecurityIT {
 
   private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
   private static final String PASSWORD = "correct-horse-battery-" + UUID.randomUUID();
+  private static final String KEYS = "e2e-1:" + randomKey();
+
+  /** What the workers and an operator's CLI share: the payload keys. */
+  private static final PayloadEncryption ENCRYPTION = PayloadEncryption.of(null, KEYS);
 
   private static String namespace;
   private static WorkerProcess worker;
@@ -68,6 +84,7 @@ class SecurityIT {
             + "\" ] || { echo 'wrong password' >&2; exit 4; }\n"
             + "echo \"logged in with $DB_PASSWORD\"");
     script("touch.sh", "touch '" + marker + "'");
+    script("report.sh", "echo \"exported $# entries: $*\"");
     worker =
         env.startWorker(
             "security-worker",
@@ -76,21 +93,25 @@ class SecurityIT {
                 namespace,
                 "JIMFLOW_SECRETS_DIR",
                 secrets.toString(),
+                "JIMFLOW_PAYLOAD_ENCRYPTION_KEYS",
+                KEYS,
                 "SPRING_APPLICATION_JSON",
                 "{\"jimflow\":{\"steps\":{\"executables\":{\"root\":\""
                     + root
                     + "\",\"env-allow-list\":[\"DB_PASSWORD\"],"
-                    + "\"allowed\":[{\"program\":\"login.sh\"}]}}}}"));
+                    + "\"allowed\":[{\"program\":\"login.sh\"},{\"program\":\"report.sh\"}]}}}}"));
   }
 
+  /** Started as `temporal workflow start` would: without the keys, so in plain JSON. */
   @Test
   void aForgedExecutionNamingAProgramOffTheAllowListRunsNothing(E2eEnvironment env) {
-    ExecutionProgress result =
-        run(
-            env,
+    String id =
+        start(
+            env.client(namespace),
             "forged",
             step(0, "shell", "/bin/sh", List.of("-c", "touch '" + marker + "'"), Map.of()),
             step(0, "not listed", "touch.sh", List.of(), Map.of()));
+    ExecutionProgress result = await(env, id);
 
     assertThat(result.steps())
         .allSatisfy(
@@ -109,7 +130,7 @@ class SecurityIT {
       throws Exception {
     String id =
         start(
-            env,
+            client(env),
             "secret",
             step(
                 0, "login", "login.sh", List.of(), Map.of("DB_PASSWORD", "${secret:db-password}")));
@@ -117,33 +138,96 @@ class SecurityIT {
 
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
     assertThat(result.steps().get(0).message()).isEqualTo("logged in with ***");
-    String history = workflowShowJson(env, id);
-    assertThat(history).contains("secret:db-password").doesNotContain(PASSWORD);
+    assertThat(workflowShowJson(env, id)).doesNotContain(PASSWORD);
+    assertThat(workflowShowJson(env, id, "--codec-endpoint", codecEndpoint()))
+        .contains("secret:db-password")
+        .doesNotContain(PASSWORD);
     assertThat(Files.readString(worker.log(), StandardCharsets.UTF_8)).doesNotContain(PASSWORD);
   }
 
-  private static ExecutionProgress run(E2eEnvironment env, String name, StepDefinition... steps) {
-    return await(env, start(env, name, steps));
+  @Test
+  void theHistoryHoldsNoScheduleNameArgumentOrOutputThatTheCodecServerDoesNotGiveBack(
+      E2eEnvironment env) throws Exception {
+    String argument = "ou=payroll-" + UUID.randomUUID();
+    JimflowClient jimflow = new JimflowClient(client(env), null);
+    ScheduleDefinition definition =
+        new ScheduleDefinition(
+            "payroll-export",
+            "Payroll Export To Directory",
+            null,
+            true,
+            null,
+            null,
+            null,
+            null,
+            List.of(step(0, "report", "report.sh", List.of("--target", argument), Map.of())));
+    String id = jimflow.startExecution(definition, TESTER, false);
+    ExecutionProgress result = await(env, id);
+    assertThat(result.steps().get(0).message())
+        .isEqualTo("exported 2 entries: --target " + argument);
+
+    assertThat(workflowShowJson(env, id))
+        .contains("binary/encrypted")
+        .doesNotContain(argument, "Payroll Export To Directory", "exported 2 entries");
+    assertThat(workflowShowJson(env, id, "--codec-endpoint", codecEndpoint()))
+        .contains(argument, "Payroll Export To Directory", "exported 2 entries");
   }
 
-  private static String start(E2eEnvironment env, String name, StepDefinition... steps) {
+  @Test
+  void theCodecServerLetsOnlyTheUisOriginCallItFromABrowser() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<String> fromTheUi = http.send(preflight("http://localhost:8233"), ofString());
+    HttpResponse<String> fromElsewhere = http.send(preflight("https://evil.example"), ofString());
+
+    assertThat(fromTheUi.statusCode()).isEqualTo(200);
+    assertThat(fromTheUi.headers().firstValue("Access-Control-Allow-Origin"))
+        .contains("http://localhost:8233");
+    assertThat(fromTheUi.headers().firstValue("Access-Control-Allow-Headers").orElse(""))
+        .containsIgnoringCase("x-namespace");
+    assertThat(fromElsewhere.statusCode()).isEqualTo(403);
+    assertThat(fromElsewhere.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+  }
+
+  private static HttpRequest preflight(String origin) {
+    return HttpRequest.newBuilder(URI.create(codecEndpoint() + "/decode"))
+        .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+        .header("Origin", origin)
+        .header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", "content-type,x-namespace")
+        .build();
+  }
+
+  private static String codecEndpoint() {
+    return "http://127.0.0.1:" + worker.httpPort() + "/codec";
+  }
+
+  /** A client of the test's namespace with the workers' payload keys. */
+  private static WorkflowClient client(E2eEnvironment env) {
+    return WorkflowClient.newInstance(
+        env.stubs(),
+        WorkflowClientOptions.newBuilder()
+            .setNamespace(namespace)
+            .setDataConverter(ENCRYPTION.dataConverter())
+            .build());
+  }
+
+  private static String start(WorkflowClient client, String name, StepDefinition... steps) {
     ScheduleDefinition definition =
         new ScheduleDefinition(name, name, null, true, null, null, null, null, List.of(steps));
     String id = name + "/" + UUID.randomUUID();
     WorkflowStub stub =
-        env.client(namespace)
-            .newUntypedWorkflowStub(
-                ScheduleExecutionWorkflow.TYPE,
-                WorkflowOptions.newBuilder()
-                    .setWorkflowId(id)
-                    .setTaskQueue(TaskQueues.SCHEDULES)
-                    .build());
+        client.newUntypedWorkflowStub(
+            ScheduleExecutionWorkflow.TYPE,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(id)
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .build());
     stub.start(new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
     return id;
   }
 
   private static ExecutionProgress await(E2eEnvironment env, String id) {
-    WorkflowClient client = env.client(namespace);
+    WorkflowClient client = client(env);
     WorkflowStub stub = client.newUntypedWorkflowStub(id, Optional.empty(), Optional.empty());
     try {
       stub.getResult(120, TimeUnit.SECONDS, Object.class);
@@ -159,10 +243,12 @@ class SecurityIT {
    * The history as {@code temporal workflow show -o json} prints it, without any codec, followed by
    * every payload's data decoded from base64: what anyone reading the history can see.
    */
-  private static String workflowShowJson(E2eEnvironment env, String id) throws Exception {
+  private static String workflowShowJson(E2eEnvironment env, String id, String... flags)
+      throws Exception {
     Path cli = TemporalCli.locate(TemporalCli.projectHome());
-    Process process =
-        new ProcessBuilder(
+    List<String> command =
+        new ArrayList<>(
+            List.of(
                 cli.toString(),
                 "workflow",
                 "show",
@@ -173,9 +259,9 @@ class SecurityIT {
                 "--workflow-id",
                 id,
                 "-o",
-                "json")
-            .redirectErrorStream(true)
-            .start();
+                "json"));
+    command.addAll(List.of(flags));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     process.getOutputStream().close();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -201,6 +287,12 @@ class SecurityIT {
         null,
         new RetrySettings(3, null, null),
         null);
+  }
+
+  private static String randomKey() {
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    return Base64.getEncoder().encodeToString(key);
   }
 
   private static void script(String name, String body) throws IOException {

@@ -40,7 +40,11 @@ public final class WorkerProcess {
       throw new IllegalStateException(
           "No worker jar at " + jar + ": e2e tests run in `./mvnw verify`, after `package`");
     }
-    int port = ReservedPorts.reserve();
+    // A test that must know the port before the worker starts (e.g. a codec endpoint) passes one.
+    int port =
+        env.containsKey("SERVER_PORT")
+            ? Integer.parseInt(env.get("SERVER_PORT"))
+            : ReservedPorts.reserve();
     Path log = dir.resolve("worker.log");
     Path heartbeat = dir.resolve("healthcheck");
     List<String> command = new ArrayList<>();
