@@ -45,6 +45,8 @@ public class WorkerApplication {
       }
       springArgs.add("--spring.temporal.connection.target=" + dev.target());
       springArgs.add("--jimflow.worker.register-search-attributes=true");
+      // A developer's own machine: health shows its components without a token.
+      springArgs.add("--management.endpoint.health.show-details=always");
       // A developer's own machine: `jimflow systems clear/delete` work out of the box there.
       if (!hasSetting(
           args,

@@ -167,7 +167,7 @@ class SecurityIT {
         .isEqualTo("exported 2 entries: --target " + argument);
 
     assertThat(workflowShowJson(env, id))
-        .contains("binary/encrypted")
+        .contains("\"encryption-key-id\"")
         .doesNotContain(argument, "Payroll Export To Directory", "exported 2 entries");
     assertThat(workflowShowJson(env, id, "--codec-endpoint", codecEndpoint()))
         .contains(argument, "Payroll Export To Directory", "exported 2 entries");
