@@ -24,6 +24,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.common.converter.DefaultDataConverter;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -68,6 +69,7 @@ class SecurityIT {
   private static WorkerProcess worker;
   private static Path root;
   private static Path marker;
+  private static Path pids;
 
   @BeforeAll
   static void startARestrictedWorker(E2eEnvironment env) throws IOException {
@@ -85,6 +87,15 @@ class SecurityIT {
             + "echo \"logged in with $DB_PASSWORD\"");
     script("touch.sh", "touch '" + marker + "'");
     script("report.sh", "echo \"exported $# entries: $*\"");
+    pids = dir.resolve("daemon-pids");
+    // Double fork into a new session: the sleeper's parent exits, it is nobody's child.
+    script(
+        "daemon.sh",
+        "( setsid sh -c 'sleep 600 & echo $! >> \""
+            + pids
+            + "\"' & )\necho $$ >> \""
+            + pids
+            + "\"\nsleep 600");
     worker =
         env.startWorker(
             "security-worker",
@@ -99,18 +110,38 @@ class SecurityIT {
                 "{\"jimflow\":{\"steps\":{\"executables\":{\"root\":\""
                     + root
                     + "\",\"env-allow-list\":[\"DB_PASSWORD\"],"
-                    + "\"allowed\":[{\"program\":\"login.sh\"},{\"program\":\"report.sh\"}]}}}}"));
+                    + "\"allowed\":[{\"program\":\"login.sh\"},{\"program\":\"report.sh\"},"
+                    + "{\"program\":\"daemon.sh\"}]}}}}"));
   }
 
-  /** Started as `temporal workflow start` would: without the keys, so in plain JSON. */
+  /** Started with `temporal workflow start`, without the keys: the input is plain JSON. */
   @Test
-  void aForgedExecutionNamingAProgramOffTheAllowListRunsNothing(E2eEnvironment env) {
-    String id =
-        start(
-            env.client(namespace),
+  void aForgedExecutionNamingAProgramOffTheAllowListRunsNothing(E2eEnvironment env)
+      throws Exception {
+    ScheduleDefinition forged =
+        definition(
             "forged",
             step(0, "shell", "/bin/sh", List.of("-c", "touch '" + marker + "'"), Map.of()),
             step(0, "not listed", "touch.sh", List.of(), Map.of()));
+    String input =
+        DefaultDataConverter.STANDARD_INSTANCE
+            .toPayload(new ScheduleExecutionInput(forged, TESTER, TriggerKind.Manual, null))
+            .orElseThrow()
+            .getData()
+            .toStringUtf8();
+    String id = "forged/" + UUID.randomUUID();
+    temporal(
+        env,
+        "workflow",
+        "start",
+        "--type",
+        ScheduleExecutionWorkflow.TYPE,
+        "--task-queue",
+        TaskQueues.SCHEDULES,
+        "--workflow-id",
+        id,
+        "--input",
+        input);
     ExecutionProgress result = await(env, id);
 
     assertThat(result.steps())
@@ -174,6 +205,41 @@ class SecurityIT {
   }
 
   @Test
+  void aCancelledStepWhoseProgramDoubleForkedASleeperLeavesNoProcessBehind(E2eEnvironment env)
+      throws Exception {
+    String id = start(client(env), "daemon", step(0, "daemon", "daemon.sh", List.of(), Map.of()));
+    List<Long> started = awaitPids(2);
+
+    client(env).newUntypedWorkflowStub(id).cancel();
+    ExecutionProgress result = await(env, id);
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.Cancelled);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (started.stream().anyMatch(SecurityIT::alive) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(started)
+        .as("the program and its double-forked sleep 600")
+        .noneMatch(SecurityIT::alive);
+  }
+
+  private static List<Long> awaitPids(int count) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      List<String> lines = Files.exists(pids) ? Files.readAllLines(pids) : List.of();
+      if (lines.size() >= count) {
+        return lines.stream().map(String::strip).map(Long::parseLong).toList();
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("daemon.sh did not start its processes within 60 s");
+  }
+
+  private static boolean alive(long pid) {
+    return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+  }
+
+  @Test
   void theCodecServerLetsOnlyTheUisOriginCallItFromABrowser() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     HttpResponse<String> fromTheUi = http.send(preflight("http://localhost:8233"), ofString());
@@ -211,9 +277,12 @@ class SecurityIT {
             .build());
   }
 
+  private static ScheduleDefinition definition(String name, StepDefinition... steps) {
+    return new ScheduleDefinition(name, name, null, true, null, null, null, null, List.of(steps));
+  }
+
   private static String start(WorkflowClient client, String name, StepDefinition... steps) {
-    ScheduleDefinition definition =
-        new ScheduleDefinition(name, name, null, true, null, null, null, null, List.of(steps));
+    ScheduleDefinition definition = definition(name, steps);
     String id = name + "/" + UUID.randomUUID();
     WorkflowStub stub =
         client.newUntypedWorkflowStub(
@@ -245,27 +314,10 @@ class SecurityIT {
    */
   private static String workflowShowJson(E2eEnvironment env, String id, String... flags)
       throws Exception {
-    Path cli = TemporalCli.locate(TemporalCli.projectHome());
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                cli.toString(),
-                "workflow",
-                "show",
-                "--address",
-                env.target(),
-                "--namespace",
-                namespace,
-                "--workflow-id",
-                id,
-                "-o",
-                "json"));
-    command.addAll(List.of(flags));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    process.getOutputStream().close();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as(output).isZero();
+    List<String> args =
+        new ArrayList<>(List.of("workflow", "show", "--workflow-id", id, "-o", "json"));
+    args.addAll(List.of(flags));
+    String output = temporal(env, args.toArray(String[]::new));
     StringBuilder readable = new StringBuilder(output);
     Matcher data = Pattern.compile("\"data\":\\s*\"([A-Za-z0-9+/=]*)\"").matcher(output);
     while (data.find()) {
@@ -274,6 +326,20 @@ class SecurityIT {
           .append(new String(Base64.getDecoder().decode(data.group(1)), StandardCharsets.UTF_8));
     }
     return readable.toString();
+  }
+
+  /** Runs the Temporal CLI against the test's namespace; returns its output. */
+  private static String temporal(E2eEnvironment env, String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(TemporalCli.locate(TemporalCli.projectHome()).toString());
+    command.addAll(List.of(args));
+    command.addAll(List.of("--address", env.target(), "--namespace", namespace));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    process.getOutputStream().close();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+    return output;
   }
 
   private static StepDefinition step(
