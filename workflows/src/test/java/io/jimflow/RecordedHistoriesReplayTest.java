@@ -2,14 +2,7 @@ package io.jimflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.maintenance.ClearConnectedSystemWorkflowImpl;
-import io.jimflow.maintenance.DataGenerationWorkflowImpl;
-import io.jimflow.maintenance.DeleteConnectedSystemWorkflowImpl;
-import io.jimflow.maintenance.HistoryRetentionWorkflowImpl;
-import io.jimflow.maintenance.HousekeepingWorkflowImpl;
-import io.jimflow.runs.RunRecordsWorkflowImpl;
-import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
-import io.jimflow.workitem.WorkItemWorkflowImpl;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.common.metadata.POJOWorkflowImplMetadata;
 import io.temporal.common.metadata.POJOWorkflowMethodMetadata;
@@ -34,17 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RecordedHistoriesReplayTest {
 
-  /** Every workflow implementation a jimflow worker registers. */
-  static final List<Class<?>> WORKFLOWS =
-      List.of(
-          ScheduleExecutionWorkflowImpl.class,
-          WorkItemWorkflowImpl.class,
-          HousekeepingWorkflowImpl.class,
-          HistoryRetentionWorkflowImpl.class,
-          ClearConnectedSystemWorkflowImpl.class,
-          DeleteConnectedSystemWorkflowImpl.class,
-          DataGenerationWorkflowImpl.class,
-          RunRecordsWorkflowImpl.class);
+  private static final List<Class<?>> WORKFLOWS = JimflowTestEnvironment.WORKFLOW_IMPLEMENTATIONS;
 
   static Stream<Path> histories() throws Exception {
     URL dir = RecordedHistoriesReplayTest.class.getResource("/histories");

@@ -25,6 +25,7 @@ import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.jimflow.testing.SettableClock;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ class LdapRunsTest {
   @TempDir Path dir;
   InMemoryDirectoryServer server;
   Store store;
-  MutableClock clock = new MutableClock(Instant.parse("2026-03-01T02:00:00Z"));
+  SettableClock clock = new SettableClock(Instant.parse("2026-03-01T02:00:00Z"));
   RunProfileExecutorImpl executor;
   int step;
 

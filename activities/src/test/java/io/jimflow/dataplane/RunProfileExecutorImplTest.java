@@ -20,6 +20,7 @@ import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.RunStatus;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.jimflow.testing.SettableClock;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ class RunProfileExecutorImplTest {
 
   @TempDir Path dir;
   Store store;
-  MutableClock clock = new MutableClock(Instant.parse("2026-03-01T02:00:00Z"));
+  SettableClock clock = new SettableClock(Instant.parse("2026-03-01T02:00:00Z"));
   RunProfileExecutorImpl executor;
   int step;
 

@@ -17,6 +17,7 @@ import io.jimflow.steps.StepProgress;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
 import io.jimflow.testing.JimflowTestEnvironment;
+import io.jimflow.testing.SettableClock;
 import io.temporal.activity.Activity;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;

@@ -1,5 +1,7 @@
 package io.jimflow.bench;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.TaskQueues;
@@ -15,7 +17,6 @@ import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedules.ScheduleMapper;
 import io.jimflow.worker.WorkerTuning;
 import io.temporal.api.enums.v1.EventType;
@@ -386,19 +387,11 @@ class ScheduleBenchmarkIT {
   }
 
   private static ScheduleDefinition definition(String id, List<StepDefinition> steps) {
-    return new ScheduleDefinition(id, id, null, true, null, null, null, null, steps);
+    return aSchedule(id).named(id).withSteps(steps).definition();
   }
 
   private static StepDefinition step(int index, String name) {
-    return new StepDefinition(
-        index,
-        name,
-        null,
-        new ExecutableStep("noop.sh", List.of(), null, null),
-        null,
-        null,
-        null,
-        null);
+    return aStep(index, name).withStepDefaults().executable("noop.sh").build();
   }
 
   private static double percentile(List<Double> values, int p) {

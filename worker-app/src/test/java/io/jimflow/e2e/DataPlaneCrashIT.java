@@ -1,5 +1,7 @@
 package io.jimflow.e2e;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.TaskQueues;
@@ -12,8 +14,6 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
-import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.RunProfileStep;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.temporal.client.WorkflowClient;
@@ -28,7 +28,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -82,33 +81,19 @@ class DataPlaneCrashIT {
                 .setWorkflowId(id)
                 .setTaskQueue(TaskQueues.SCHEDULES)
                 .build());
-    StepDefinition fullImport =
-        new StepDefinition(
-            0,
-            "HR System - Full Import",
-            new RunProfileStep("HR System", "Full Import"),
-            null,
-            null,
-            Duration.ofMinutes(20),
-            null,
-            // Short, so the killed worker's attempt is noticed within seconds.
-            Duration.ofSeconds(5));
+    ScheduleDefinition definition =
+        aSchedule("data-plane-crash")
+            .named("data-plane-crash")
+            .with(
+                aStep(0, "HR System - Full Import")
+                    .withStepDefaults()
+                    .runProfile("HR System", "Full Import")
+                    .timeout(Duration.ofMinutes(20))
+                    // Short, so the killed worker's attempt is noticed within seconds.
+                    .heartbeatTimeout(Duration.ofSeconds(5)))
+            .definition();
     WorkflowClient.start(
-        execution::run,
-        new ScheduleExecutionInput(
-            new ScheduleDefinition(
-                "data-plane-crash",
-                "data-plane-crash",
-                null,
-                true,
-                null,
-                null,
-                null,
-                null,
-                List.of(fullImport)),
-            TESTER,
-            TriggerKind.Manual,
-            null));
+        execution::run, new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
 
     StepHeartbeats.awaitProcessed(client, id, 20_000, Duration.ofMinutes(5));
     workerA.kill();

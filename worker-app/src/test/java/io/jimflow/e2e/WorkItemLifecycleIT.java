@@ -11,11 +11,7 @@ import io.jimflow.workitem.WorkItemState;
 import io.jimflow.workitem.WorkItemSummary;
 import io.jimflow.workitem.WorkItemTransition;
 import io.jimflow.workitem.WorkItemView;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.workflow.v1.PendingActivityInfo;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
-import io.temporal.common.converter.DefaultDataConverter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -54,7 +49,13 @@ class WorkItemLifecycleIT {
         WorkItemSpec.of("count-shutdown", "line-count", state(data, results), Instant.now())
             .withHeartbeatTimeout(Duration.ofSeconds(20)));
     await(items, "count-shutdown", v -> v.state() == WorkItemState.Running, Duration.ofSeconds(60));
-    awaitCheckpoint(env.client(namespace), "count-shutdown", Duration.ofSeconds(60));
+    PendingHeartbeats.await(
+        env.client(namespace),
+        "count-shutdown",
+        RunCheckpoint.class,
+        c -> c.stateJson() != null,
+        "a saved checkpoint",
+        Duration.ofSeconds(60));
     assertThat(first.terminate(Duration.ofSeconds(60))).as(first.logTail(40)).isNotEqualTo(-1);
     env.startWorker("items-b", workerEnv(namespace));
 
@@ -108,7 +109,13 @@ class WorkItemLifecycleIT {
         WorkItemSpec.of("count-crash", "line-count", state(data, results), Instant.now())
             .withHeartbeatTimeout(Duration.ofSeconds(5)));
     await(items, "count-crash", v -> v.state() == WorkItemState.Running, Duration.ofSeconds(60));
-    awaitCheckpoint(env.client(namespace), "count-crash", Duration.ofSeconds(60));
+    PendingHeartbeats.await(
+        env.client(namespace),
+        "count-crash",
+        RunCheckpoint.class,
+        c -> c.stateJson() != null,
+        "a saved checkpoint",
+        Duration.ofSeconds(60));
     first.kill();
     env.startWorker("items-crash-b", workerEnv(namespace));
 
@@ -209,40 +216,6 @@ class WorkItemLifecycleIT {
       Thread.sleep(200);
     }
     throw new AssertionError("work item " + guid + " did not get there in time; last: " + last);
-  }
-
-  /** Waits until the item's run has heartbeated a saved checkpoint the server holds. */
-  private static void awaitCheckpoint(WorkflowClient client, String guid, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      boolean checkpointed =
-          client
-              .getWorkflowServiceStubs()
-              .blockingStub()
-              .describeWorkflowExecution(
-                  DescribeWorkflowExecutionRequest.newBuilder()
-                      .setNamespace(client.getOptions().getNamespace())
-                      .setExecution(WorkflowExecution.newBuilder().setWorkflowId(guid))
-                      .build())
-              .getPendingActivitiesList()
-              .stream()
-              .filter(PendingActivityInfo::hasHeartbeatDetails)
-              .map(
-                  a ->
-                      DefaultDataConverter.STANDARD_INSTANCE.fromPayloads(
-                          0,
-                          Optional.of(a.getHeartbeatDetails()),
-                          RunCheckpoint.class,
-                          RunCheckpoint.class))
-              .anyMatch(c -> c != null && c.stateJson() != null);
-      if (checkpointed) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(
-        "work item " + guid + ": no run checkpoint reached the server within " + timeout);
   }
 
   private static WorkItemView result(WorkflowClient client, String guid) throws Exception {

@@ -3,19 +3,11 @@ package io.jimflow.common;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jimflow.maintenance.ClearConnectedSystemWorkflowImpl;
-import io.jimflow.maintenance.DataGenerationWorkflowImpl;
-import io.jimflow.maintenance.DeleteConnectedSystemWorkflowImpl;
-import io.jimflow.maintenance.HistoryRetentionWorkflowImpl;
-import io.jimflow.maintenance.HousekeepingWorkflowImpl;
-import io.jimflow.runs.RunRecordsWorkflowImpl;
-import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.workitem.WorkItemInput;
 import io.jimflow.workitem.WorkItemSpec;
 import io.jimflow.workitem.WorkItemView;
 import io.jimflow.workitem.WorkItemWorkflow;
-import io.jimflow.workitem.WorkItemWorkflowImpl;
-import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowFailedException;
@@ -23,9 +15,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
-import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
@@ -45,31 +35,11 @@ class UnreadablePayloadsTest {
   @BeforeEach
   void setUp() {
     env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder()
-                .setWorkflowClientOptions(
-                    WorkflowClientOptions.newBuilder()
-                        .setDataConverter(JimflowDataConverter.create())
-                        .build())
+        JimflowTestEnvironment.newEnvironment(
+            WorkflowClientOptions.newBuilder()
+                .setDataConverter(JimflowDataConverter.create())
                 .build());
-    JimflowSearchAttributes.ALL.forEach(
-        sa ->
-            env.registerSearchAttribute(
-                sa.name(),
-                sa.type().equals("Int")
-                    ? IndexedValueType.INDEXED_VALUE_TYPE_INT
-                    : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
-    Worker worker = env.newWorker(QUEUE);
-    worker.registerWorkflowImplementationTypes(
-        JimflowDataConverter.WORKFLOW_OPTIONS,
-        ScheduleExecutionWorkflowImpl.class,
-        WorkItemWorkflowImpl.class,
-        HousekeepingWorkflowImpl.class,
-        HistoryRetentionWorkflowImpl.class,
-        ClearConnectedSystemWorkflowImpl.class,
-        DeleteConnectedSystemWorkflowImpl.class,
-        DataGenerationWorkflowImpl.class,
-        RunRecordsWorkflowImpl.class);
+    JimflowTestEnvironment.registerEveryWorkflow(JimflowTestEnvironment.newWorker(env, QUEUE));
     env.start();
     client = env.getWorkflowClient();
   }

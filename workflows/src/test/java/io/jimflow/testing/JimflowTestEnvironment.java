@@ -1,10 +1,22 @@
 package io.jimflow.testing;
 
+import io.jimflow.common.JimflowDataConverter;
 import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.maintenance.ClearConnectedSystemWorkflowImpl;
+import io.jimflow.maintenance.DataGenerationWorkflowImpl;
+import io.jimflow.maintenance.DeleteConnectedSystemWorkflowImpl;
+import io.jimflow.maintenance.HistoryRetentionWorkflowImpl;
+import io.jimflow.maintenance.HousekeepingWorkflowImpl;
+import io.jimflow.runs.RunRecordsWorkflowImpl;
+import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
+import io.jimflow.workitem.WorkItemWorkflowImpl;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerOptions;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -27,6 +39,18 @@ public final class JimflowTestEnvironment {
    */
   public static final long DEADLOCK_DETECTION_MILLIS = 10_000;
 
+  /** Every workflow implementation a jimflow worker registers. */
+  public static final List<Class<?>> WORKFLOW_IMPLEMENTATIONS =
+      List.of(
+          ScheduleExecutionWorkflowImpl.class,
+          WorkItemWorkflowImpl.class,
+          HousekeepingWorkflowImpl.class,
+          HistoryRetentionWorkflowImpl.class,
+          ClearConnectedSystemWorkflowImpl.class,
+          DeleteConnectedSystemWorkflowImpl.class,
+          DataGenerationWorkflowImpl.class,
+          RunRecordsWorkflowImpl.class);
+
   private JimflowTestEnvironment() {}
 
   /**
@@ -37,6 +61,27 @@ public final class JimflowTestEnvironment {
     TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
     registerSearchAttributes(env);
     return env;
+  }
+
+  /**
+   * A new time-skipping environment whose client uses {@code clientOptions} (jimflow's data
+   * converter, say), with jimflow's search attributes.
+   */
+  public static TestWorkflowEnvironment newEnvironment(WorkflowClientOptions clientOptions) {
+    TestWorkflowEnvironment env =
+        TestWorkflowEnvironment.newInstance(
+            TestEnvironmentOptions.newBuilder().setWorkflowClientOptions(clientOptions).build());
+    registerSearchAttributes(env);
+    return env;
+  }
+
+  /**
+   * Registers every jimflow workflow on {@code worker} as a jimflow worker does, with {@link
+   * JimflowDataConverter#WORKFLOW_OPTIONS}.
+   */
+  public static void registerEveryWorkflow(Worker worker) {
+    worker.registerWorkflowImplementationTypes(
+        JimflowDataConverter.WORKFLOW_OPTIONS, WORKFLOW_IMPLEMENTATIONS.toArray(Class<?>[]::new));
   }
 
   /** Registers every attribute of {@link JimflowSearchAttributes#ALL} with its type. */

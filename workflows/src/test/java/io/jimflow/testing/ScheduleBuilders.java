@@ -34,6 +34,20 @@ public final class ScheduleBuilders {
     return new ScheduleBuilder(id);
   }
 
+  /** A builder holding everything {@code definition} holds, to change one part of it. */
+  public static ScheduleBuilder aScheduleLike(ScheduleDefinition definition) {
+    ScheduleBuilder b = new ScheduleBuilder(definition.id());
+    b.name = definition.name();
+    b.description = definition.description();
+    b.enabled = definition.enabled();
+    b.trigger = definition.trigger();
+    b.onStepFailure = definition.onStepFailure();
+    b.overlap = definition.overlap();
+    b.catchupWindow = definition.catchupWindow();
+    b.steps.addAll(definition.steps());
+    return b;
+  }
+
   public static StepBuilder aStep(int index, String name) {
     return new StepBuilder(index, name);
   }
@@ -47,6 +61,8 @@ public final class ScheduleBuilders {
     private String description;
     private Trigger trigger;
     private OverlapPolicy overlap;
+    private boolean enabled = true;
+    private Duration catchupWindow;
 
     ScheduleBuilder(String id) {
       this.id = id;
@@ -65,6 +81,16 @@ public final class ScheduleBuilders {
 
     public ScheduleBuilder triggeredBy(Trigger trigger) {
       this.trigger = trigger;
+      return this;
+    }
+
+    public ScheduleBuilder disabled() {
+      this.enabled = false;
+      return this;
+    }
+
+    public ScheduleBuilder catchupWindow(Duration window) {
+      this.catchupWindow = window;
       return this;
     }
 
@@ -90,9 +116,15 @@ public final class ScheduleBuilders {
       return this;
     }
 
+    /** Adds steps built elsewhere (in a loop, say), in their order. */
+    public ScheduleBuilder withSteps(List<StepDefinition> built) {
+      steps.addAll(built);
+      return this;
+    }
+
     public ScheduleDefinition definition() {
       return new ScheduleDefinition(
-          id, name, description, true, trigger, onStepFailure, overlap, null, steps);
+          id, name, description, enabled, trigger, onStepFailure, overlap, catchupWindow, steps);
     }
 
     public ScheduleExecutionInput input() {
@@ -144,6 +176,17 @@ public final class ScheduleBuilders {
     public StepBuilder executable(String path, String... args) {
       this.executable = new ExecutableStep(path, List.of(args), null, null);
       this.runProfile = null;
+      return this;
+    }
+
+    /**
+     * Leaves timeout, retries and heartbeat timeout to the step defaults, as a schedule file that
+     * names none of them does.
+     */
+    public StepBuilder withStepDefaults() {
+      this.timeout = null;
+      this.heartbeatTimeout = null;
+      this.defaultRetries = true;
       return this;
     }
 

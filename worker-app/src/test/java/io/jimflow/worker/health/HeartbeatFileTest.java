@@ -2,13 +2,11 @@ package io.jimflow.worker.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jimflow.testing.SettableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,32 +59,5 @@ class HeartbeatFileTest {
     }
     throw new AssertionError(
         "heartbeat file never said " + expected + " within 30 s; last: " + last);
-  }
-
-  private static final class SettableClock extends Clock {
-    private volatile Instant now;
-
-    SettableClock(Instant now) {
-      this.now = now;
-    }
-
-    void set(Instant instant) {
-      now = instant;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }
