@@ -6,7 +6,6 @@ import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.common.metadata.POJOWorkflowImplMetadata;
 import io.temporal.common.metadata.POJOWorkflowMethodMetadata;
-import io.temporal.testing.WorkflowReplayer;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,9 +64,8 @@ class RecordedHistoriesReplayTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("histories")
   void aRecordedExecutionReplaysWithoutNondeterminism(Path history) throws Exception {
-    WorkflowReplayer.replayWorkflowExecution(
-        history.toFile(),
-        WORKFLOWS.get(0),
-        WORKFLOWS.subList(1, WORKFLOWS.size()).toArray(Class<?>[]::new));
+    JimflowTestEnvironment.replay(
+        WorkflowExecutionHistory.fromJson(Files.readString(history)),
+        WORKFLOWS.toArray(Class<?>[]::new));
   }
 }

@@ -21,7 +21,6 @@ import io.jimflow.schedule.StepStatus;
 import io.jimflow.secrets.WorkerSecrets;
 import io.jimflow.steps.RunProfileOutcome;
 import io.jimflow.steps.RunProfileRun;
-import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
@@ -30,8 +29,6 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +55,8 @@ class LdapRunsTest {
   Store store;
   SettableClock clock = new SettableClock(Instant.parse("2026-03-01T02:00:00Z"));
   RunProfileExecutorImpl executor;
-  int step;
+  final ProfileRuns runs =
+      new ProfileRuns("ldap-test", new Initiator(InitiatorType.User, "test", "test"));
 
   static String config(String url) {
     return """
@@ -165,31 +163,15 @@ class LdapRunsTest {
   }
 
   RunProfileRun run(String system, String profile) {
-    return new RunProfileRun(
-        system,
-        profile,
-        "exec-1",
-        "ldap-test",
-        step++,
-        system + " - " + profile,
-        new Initiator(InitiatorType.User, "test", "test"),
-        1);
+    return runs.next(system, profile);
   }
 
   List<StoredRunItem> items(RunProfileOutcome outcome) {
-    return store.inTransaction(
-        c -> new RunRecords(clock).items(c, outcome.runRecordId(), false, false, 1_000));
+    return ProfileRuns.items(store, clock, outcome);
   }
 
   long count(String sql) {
-    return store.inTransaction(
-        c -> {
-          try (Statement statement = c.createStatement();
-              ResultSet rows = statement.executeQuery(sql)) {
-            rows.next();
-            return rows.getLong(1);
-          }
-        });
+    return ProfileRuns.count(store, sql);
   }
 
   SearchResultEntry entry(String cn) throws Exception {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.client.WorkflowUpdateException;
 import java.time.Duration;
 import java.time.Instant;
@@ -485,8 +486,7 @@ class WorkItemWorkflowTest {
     h.item("rp").cancel(new CancelRequest("replay me"));
     h.result("rp");
 
-    io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(
-        h.client.fetchHistory("rp"), WorkItemWorkflowImpl.class);
+    JimflowTestEnvironment.replay(h.client.fetchHistory("rp"), WorkItemWorkflowImpl.class);
   }
 
   private void awaitRunning(String guid, int instance) {

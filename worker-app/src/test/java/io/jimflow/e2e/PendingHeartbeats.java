@@ -56,13 +56,21 @@ final class PendingHeartbeats {
       Duration timeout)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
+    List<T> last = List.of();
     while (System.nanoTime() < deadline) {
-      if (of(client, workflowId, type).stream().anyMatch(condition)) {
+      last = of(client, workflowId, type);
+      if (last.stream().anyMatch(condition)) {
         return;
       }
       Thread.sleep(200);
     }
     throw new AssertionError(
-        workflowId + ": no heartbeat of a running activity showed " + what + " within " + timeout);
+        workflowId
+            + ": no heartbeat of a running activity showed "
+            + what
+            + " within "
+            + timeout
+            + "; the last: "
+            + last);
   }
 }

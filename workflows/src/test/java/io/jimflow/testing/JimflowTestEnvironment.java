@@ -12,8 +12,10 @@ import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.workitem.WorkItemWorkflowImpl;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.client.WorkflowClientOptions;
+import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerOptions;
 import java.util.List;
@@ -82,6 +84,21 @@ public final class JimflowTestEnvironment {
   public static void registerEveryWorkflow(Worker worker) {
     worker.registerWorkflowImplementationTypes(
         JimflowDataConverter.WORKFLOW_OPTIONS, WORKFLOW_IMPLEMENTATIONS.toArray(Class<?>[]::new));
+  }
+
+  /**
+   * Replays {@code history} against the current code of {@code workflows}, failing on any
+   * nondeterminism. Unlike {@code WorkflowReplayer}'s own worker, this one has the deadlock
+   * detector at {@link #DEADLOCK_DETECTION_MILLIS}, so a cold first replay on a busy machine is not
+   * taken for a deadlock.
+   */
+  public static void replay(WorkflowExecutionHistory history, Class<?>... workflows)
+      throws Exception {
+    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+      Worker worker = newWorker(env, "replay");
+      worker.registerWorkflowImplementationTypes(JimflowDataConverter.WORKFLOW_OPTIONS, workflows);
+      WorkflowReplayer.replayWorkflowExecution(history, worker);
+    }
   }
 
   /** Registers every attribute of {@link JimflowSearchAttributes#ALL} with its type. */
