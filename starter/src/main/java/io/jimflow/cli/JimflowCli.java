@@ -61,7 +61,8 @@ public class JimflowCli implements Runnable {
     // picocli's defaults already match: usage errors exit 2, exceptions exit 1.
     CommandLine root = new CommandLine(new JimflowCli(), new CliFactory(clients));
     CommandTree.addSubcommands(root, JimflowCli.class, named);
-    return root.setCaseInsensitiveEnumValuesAllowed(true);
+    return root.setCaseInsensitiveEnumValuesAllowed(true)
+        .setExecutionExceptionHandler(new FailureReport());
   }
 
   public static void main(String[] args) {
