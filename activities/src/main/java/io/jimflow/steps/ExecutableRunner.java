@@ -55,6 +55,7 @@ public final class ExecutableRunner {
 
   private final Path root;
   private final ProgramAllowList programs;
+  private final Containment containment;
   private final Set<String> environmentAllowList;
   private final int outputLimit;
   private final Map<String, String> workerEnvironment;
@@ -76,7 +77,8 @@ public final class ExecutableRunner {
         environmentAllowList,
         DEFAULT_OUTPUT_LIMIT,
         System.getenv(),
-        Secrets.none());
+        Secrets.none(),
+        Containment.detect());
   }
 
   /**
@@ -85,6 +87,7 @@ public final class ExecutableRunner {
    *     are taken
    * @param secrets resolves {@code ${secret:NAME}} values of a step's {@code env}; the values it
    *     knows are masked in the program's output and checkpoints
+   * @param containment how programs are kept from outliving their step
    */
   public ExecutableRunner(
       Path root,
@@ -92,13 +95,15 @@ public final class ExecutableRunner {
       Set<String> environmentAllowList,
       int outputLimit,
       Map<String, String> workerEnvironment,
-      Secrets secrets) {
+      Secrets secrets,
+      Containment containment) {
     this.root = root;
     this.programs = programs;
     this.environmentAllowList = Set.copyOf(environmentAllowList);
     this.outputLimit = outputLimit;
     this.workerEnvironment = Map.copyOf(workerEnvironment);
     this.secrets = secrets;
+    this.containment = containment;
   }
 
   /** How a program ended by itself. */
@@ -137,13 +142,24 @@ public final class ExecutableRunner {
           "workingDirectory '" + step.workingDirectory() + "' is not a directory");
     }
 
-    List<String> command = new ArrayList<>();
-    command.add(program.toString());
-    command.addAll(step.args());
+    List<String> programAndArgs = new ArrayList<>();
+    programAndArgs.add(program.toString());
+    programAndArgs.addAll(step.args());
+    List<String> command;
+    try {
+      command =
+          containment.command(
+              programAndArgs, step.limits(), programs.runAs(step.path(), step.args()));
+    } catch (IllegalStateException e) {
+      throw configurationError(e.getMessage());
+    }
     ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile());
     Map<String, String> env = builder.environment();
     env.clear();
     env.putAll(environment(step, jimflowEnv, progress));
+    if (containment.contains()) {
+      env.put("JIMFLOW_CONTAIN_UNSET", Containment.unsetByHelper(env));
+    }
 
     Output output = new Output(outputLimit, secrets.masker());
     Process process;

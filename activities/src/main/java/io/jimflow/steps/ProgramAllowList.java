@@ -21,10 +21,17 @@ import java.util.regex.PatternSyntaxException;
  */
 public final class ProgramAllowList {
 
-  /** One allowed program (glob) with an optional pattern for its arguments. */
-  public record Rule(String program, String args) {}
+  /**
+   * One allowed program (glob) with an optional pattern for its arguments and an optional user it
+   * runs as (the worker must run as root to switch).
+   */
+  public record Rule(String program, String args, String runAs) {}
 
-  private record CompiledRule(PathMatcher program, Optional<Pattern> args) {}
+  private record CompiledRule(PathMatcher program, Optional<Pattern> args, Optional<String> runAs) {
+    boolean allows(Path path, String argumentLine) {
+      return program.matches(path) && args.map(p -> p.matcher(argumentLine).matches()).orElse(true);
+    }
+  }
 
   private final List<CompiledRule> rules;
 
@@ -62,7 +69,11 @@ public final class ProgramAllowList {
         throw new IllegalArgumentException(
             where + ".args is not a regular expression: " + e.getDescription(), e);
       }
-      compiled.add(new CompiledRule(program, args));
+      Optional<String> runAs =
+          rule.runAs() == null || rule.runAs().isBlank()
+              ? Optional.empty()
+              : Optional.of(rule.runAs());
+      compiled.add(new CompiledRule(program, args, runAs));
     }
     return new ProgramAllowList(List.copyOf(compiled));
   }
@@ -74,7 +85,7 @@ public final class ProgramAllowList {
 
   /** Allows every program below the executables root, with any arguments. */
   public static ProgramAllowList anyBelowRoot() {
-    return of(List.of(new Rule("**", null)));
+    return of(List.of(new Rule("**", null, null)));
   }
 
   /**
@@ -95,9 +106,7 @@ public final class ProgramAllowList {
               + path
               + " (not on this worker's allow-list, jimflow.steps.executables.allowed)");
     }
-    String line = String.join(" ", args);
-    if (forProgram.stream()
-        .noneMatch(rule -> rule.args().map(p -> p.matcher(line).matches()).orElse(true))) {
+    if (forProgram.stream().noneMatch(rule -> rule.allows(program, String.join(" ", args)))) {
       return Optional.of(
           "program not allowed: "
               + path
@@ -105,5 +114,15 @@ public final class ProgramAllowList {
               + " jimflow.steps.executables.allowed)");
     }
     return Optional.empty();
+  }
+
+  /** The user the first rule allowing {@code path} with {@code args} names, if any. */
+  public Optional<String> runAs(String path, List<String> args) {
+    Path program = Path.of(ExecutablePaths.normalized(path));
+    String line = String.join(" ", args);
+    return rules.stream()
+        .filter(rule -> rule.allows(program, line))
+        .findFirst()
+        .flatMap(CompiledRule::runAs);
   }
 }

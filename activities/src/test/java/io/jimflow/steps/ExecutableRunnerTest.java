@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepFailures;
 import io.jimflow.secrets.Secrets;
@@ -39,7 +40,8 @@ class ExecutableRunnerTest {
             Set.of("ALLOWED", "STEP_VAR"),
             400,
             Map.of("PATH", System.getenv("PATH"), "SECRET", "hunter2", "ALLOWED", "from-worker"),
-            Secrets.none());
+            Secrets.none(),
+            Containment.detect());
   }
 
   @Test
@@ -226,7 +228,8 @@ class ExecutableRunnerTest {
             400,
             Map.of("PATH", System.getenv("PATH")),
             new WorkerSecrets(
-                Optional.empty(), Map.of("JIMFLOW_SECRET_DB_PASSWORD", "correct-horse")));
+                Optional.empty(), Map.of("JIMFLOW_SECRET_DB_PASSWORD", "correct-horse")),
+            Containment.detect());
     Scripts.write(
         root,
         "login.sh",
@@ -271,7 +274,8 @@ class ExecutableRunnerTest {
     ExecutableRunner strict =
         new ExecutableRunner(
             root,
-            ProgramAllowList.of(List.of(new ProgramAllowList.Rule("count.sh", "\\d+( [0-9.]+)?"))),
+            ProgramAllowList.of(
+                List.of(new ProgramAllowList.Rule("count.sh", "\\d+( [0-9.]+)?", null))),
             Set.of());
 
     assertConfigurationError(
@@ -306,11 +310,85 @@ class ExecutableRunnerTest {
   @Test
   void anAllowListRuleMustNameAProgramBelowTheRootAndAValidPattern() {
     assertThatThrownBy(
-            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("/bin/sh", null))))
+            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("/bin/sh", null, null))))
         .hasMessageContaining("allowed[0].program '/bin/sh' must be relative");
     assertThatThrownBy(
-            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("a.sh", "(unclosed"))))
+            () ->
+                ProgramAllowList.of(List.of(new ProgramAllowList.Rule("a.sh", "(unclosed", null))))
         .hasMessageContaining("allowed[0].args is not a regular expression");
+  }
+
+  @Test
+  void aCancelledProgramLeavesNothingBehindNotEvenADaemonThatLeftItsSession() throws Exception {
+    Path pids = dir.resolve("pids");
+    Scripts.write(
+        root,
+        "daemon.sh",
+        // Double fork into a new session: the sleeper's parent exits, it is nobody's child.
+        "( setsid sh -c 'sleep 600 & echo $! >> "
+            + pids
+            + "' & )\necho $$ >> "
+            + pids
+            + "\nwait\nsleep 600");
+    RecordingProgress progress = new RecordingProgress(null).cancelAfter(3);
+
+    assertThatThrownBy(() -> runner.run(step("daemon.sh"), Map.of(), progress, TIMEOUT))
+        .isInstanceOf(ActivityCanceledException.class);
+
+    assertAllDead(pids);
+  }
+
+  @Test
+  void aProgramThatEndsTakesTheDaemonsItStartedWithIt() throws Exception {
+    Path pids = dir.resolve("pids");
+    Scripts.write(
+        root,
+        "leaves-daemon.sh",
+        "( setsid sh -c 'sleep 600 & echo $! >> " + pids + "' & )\nsleep 1\necho $$ >> " + pids);
+
+    ExecutableRunner.Finished finished = run("leaves-daemon.sh");
+
+    assertThat(finished.exitCode()).isZero();
+    assertAllDead(pids);
+  }
+
+  @Test
+  void aStepsResourceLimitsApplyToItsProgram() {
+    Scripts.write(root, "limits.sh", "echo \"$(ulimit -t) $(ulimit -v) $(ulimit -n)\"");
+
+    ExecutableRunner.Finished finished =
+        runner.run(
+            new ExecutableStep(
+                "limits.sh", null, null, null, new StepDefinition.Limits(30L, 256L, 64)),
+            Map.of(),
+            new RecordingProgress(null),
+            TIMEOUT);
+
+    assertThat(finished.output()).isEqualTo("30 262144 64");
+  }
+
+  @Test
+  void limitsWithoutTheContainmentHelperAreAConfigurationError() {
+    Scripts.write(root, "limits.sh", "exit 0");
+    ExecutableRunner uncontained =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.anyBelowRoot(),
+            Set.of(),
+            400,
+            Map.of(),
+            Secrets.none(),
+            Containment.none());
+
+    assertConfigurationError(
+        () ->
+            uncontained.run(
+                new ExecutableStep(
+                    "limits.sh", null, null, null, new StepDefinition.Limits(1L, null, null)),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "need python3 on the worker");
   }
 
   private ExecutableRunner.Finished run(String path) {

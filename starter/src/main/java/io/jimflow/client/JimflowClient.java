@@ -301,19 +301,32 @@ public final class JimflowClient implements AutoCloseable {
 
   // ---- schedules --------------------------------------------------------------------------
 
-  /** What {@link #applySchedules} would change; changes nothing. */
+  /** What {@link #applySchedules} would change in the default scope; changes nothing. */
   public SchedulePlan planSchedules(List<ScheduleDefinition> definitions) {
-    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules)).plan(definitions);
+    return planSchedules(ScheduleReconciler.DEFAULT_SCOPE, definitions);
+  }
+
+  /** What {@link #applySchedules(String, List)} would change; changes nothing. */
+  public SchedulePlan planSchedules(String scope, List<ScheduleDefinition> definitions) {
+    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules))
+        .plan(scope, definitions);
+  }
+
+  /** {@link #applySchedules(String, List)} in the default scope. */
+  public SchedulePlan applySchedules(List<ScheduleDefinition> definitions) {
+    return applySchedules(ScheduleReconciler.DEFAULT_SCOPE, definitions);
   }
 
   /**
-   * Creates, updates and deletes jimflow-managed schedules to match the definitions.
+   * Creates, updates and deletes the schedules of {@code scope} to match the definitions; other
+   * scopes' schedules are left alone, schedules without a scope are adopted when named.
    *
    * @throws io.jimflow.schedules.ScheduleConflictException when an id belongs to a schedule jimflow
-   *     did not create; nothing is changed then
+   *     did not create or another scope owns; nothing is changed then
    */
-  public SchedulePlan applySchedules(List<ScheduleDefinition> definitions) {
-    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules)).apply(definitions);
+  public SchedulePlan applySchedules(String scope, List<ScheduleDefinition> definitions) {
+    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules))
+        .apply(scope, definitions);
   }
 
   /**
@@ -552,7 +565,8 @@ public final class JimflowClient implements AutoCloseable {
         lastWorkflowId,
         lastStatus,
         d.getInfo().getNextActionTimes(),
-        io.jimflow.schedules.BuiltInSchedules.isBuiltIn(d.getId()) && isManaged(d));
+        io.jimflow.schedules.BuiltInSchedules.isBuiltIn(d.getId()) && isManaged(d),
+        TemporalScheduleStore.scopeOf(d));
   }
 
   private ExecutionStatus statusOf(ScheduleActionExecutionStartWorkflow started) {

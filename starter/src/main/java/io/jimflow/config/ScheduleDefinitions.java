@@ -13,6 +13,7 @@ import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
+import io.jimflow.schedule.StepDefinition.Limits;
 import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepDefinition.RunProfileStep;
 import io.jimflow.schedule.Trigger;
@@ -42,7 +43,10 @@ public final class ScheduleDefinitions {
   /** The file the CLI reads when none is given. */
   public static final String DEFAULT_FILE = "config/schedules.yaml";
 
-  static final List<String> FILE_KEYS = List.of("schedules");
+  static final List<String> FILE_KEYS = List.of("scope", "schedules");
+
+  private static final java.util.regex.Pattern SCOPE =
+      java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
   static final List<String> SCHEDULE_KEYS =
       List.of(
           "id",
@@ -74,7 +78,9 @@ public final class ScheduleDefinitions {
           "retry",
           "heartbeatTimeout");
   static final List<String> RUN_PROFILE_KEYS = List.of("connectedSystem", "runProfile");
-  static final List<String> EXECUTABLE_KEYS = List.of("path", "args", "workingDirectory", "env");
+  static final List<String> EXECUTABLE_KEYS =
+      List.of("path", "args", "workingDirectory", "env", "limits");
+  static final List<String> LIMIT_KEYS = List.of("cpuSeconds", "memoryMegabytes", "openFiles");
   static final List<String> RETRY_KEYS =
       List.of("maximumAttempts", "initialInterval", "backoffCoefficient");
 
@@ -96,6 +102,8 @@ public final class ScheduleDefinitions {
   /** Run profile references are checked against it when the schedules file has one beside it. */
   private final Optional<ConnectedSystemsIndex> systems;
 
+  private String scope;
+
   private ScheduleDefinitions(Problems problems, Optional<ConnectedSystemsIndex> systems) {
     this.problems = problems;
     this.systems = systems;
@@ -107,9 +115,24 @@ public final class ScheduleDefinitions {
    * @throws io.jimflow.config.tree.ConfigException listing every problem, if there is any
    */
   public static List<ScheduleDefinition> load(Path file) {
+    return loadFile(file).definitions();
+  }
+
+  /**
+   * Loads and validates a schedules file with its scope: the {@code scope:} key, or else the file's
+   * base name ({@code hr} for {@code hr.yaml}).
+   *
+   * @throws io.jimflow.config.tree.ConfigException listing every problem, if there is any
+   */
+  public static ScheduleFile loadFile(Path file) {
     Problems problems = new Problems(file.toString());
     Optional<ConfigNode> root = YamlTreeReader.read(file, file.toString(), problems);
-    return finish(root, problems, ConnectedSystemsIndex.besides(file));
+    ScheduleDefinitions reader =
+        new ScheduleDefinitions(problems, ConnectedSystemsIndex.besides(file));
+    List<ScheduleDefinition> definitions = root.map(reader::readFile).orElse(List.of());
+    problems.throwIfAny();
+    return new ScheduleFile(
+        reader.scope != null ? reader.scope : ScheduleFile.defaultScope(file), definitions);
   }
 
   /** Validates YAML text; {@code source} names it in problems. See {@link #load(Path)}. */
@@ -133,6 +156,22 @@ public final class ScheduleDefinitions {
       return List.of();
     }
     file.get().allowOnly(FILE_KEYS);
+    file.get()
+        .optional("scope", Conversions.nonBlankText())
+        .ifPresent(
+            value -> {
+              if (SCOPE.matcher(value).matches()) {
+                scope = value;
+              } else {
+                problems.at(
+                    file.get().lineOf("scope"),
+                    "scope",
+                    "'"
+                        + value
+                        + "' is not a scope name: letters, digits, '.', '_' or '-', at most 63,"
+                        + " e.g. hr-imports");
+              }
+            });
     if (!file.get().has("schedules")) {
       problems.at(root.line(), "", "missing required key 'schedules' (a list of schedules)");
       return List.of();
@@ -445,7 +484,9 @@ public final class ScheduleDefinitions {
     if (path.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new ExecutableStep(path.get(), args, workingDirectory.orElse(null), env));
+    Limits limits = e.fields("limits").map(this::readLimits).orElse(null);
+    return Optional.of(
+        new ExecutableStep(path.get(), args, workingDirectory.orElse(null), env, limits));
   }
 
   /**
@@ -496,6 +537,16 @@ public final class ScheduleDefinitions {
     String name =
         key.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]+", "-").replaceAll("^-+", "");
     return new SecretReference(name.isEmpty() ? "name" : name);
+  }
+
+  private Limits readLimits(Fields l) {
+    l.allowOnly(LIMIT_KEYS);
+    Conversion<Integer> positive =
+        Conversions.integer().check(v -> v < 1 ? "must be at least 1 (got " + v + ")" : null);
+    return new Limits(
+        l.optional("cpuSeconds", positive).map(Integer::longValue).orElse(null),
+        l.optional("memoryMegabytes", positive).map(Integer::longValue).orElse(null),
+        l.optional("openFiles", positive).orElse(null));
   }
 
   private RetrySettings readRetry(Fields r) {

@@ -155,7 +155,7 @@ class ScheduleDefinitionsTest {
   @Test
   void anUnknownKeyFarFromAnyKnownKeyListsTheKnownKeys() {
     assertThat(problems("schedules: []\ncolour: blue\n"))
-        .containsExactly(FILE + ":2: colour: unknown key 'colour'; known keys: schedules");
+        .containsExactly(FILE + ":2: colour: unknown key 'colour'; known keys: scope, schedules");
   }
 
   @Test
@@ -650,6 +650,48 @@ schedules:
                 + ":11: schedules[0].steps[0].executable.env.API_TOKEN: '${secret:api token}' is"
                 + " not a valid secret reference; write ${secret:NAME} with a NAME of letters,"
                 + " digits, '.', '_' and '-', e.g. '${secret:api-token}'");
+  }
+
+  @Test
+  void resourceLimitsAreReadAndMustBePositive() {
+    assertThat(
+            ScheduleDefinitions.parse(
+                    """
+                    schedules:
+                      - id: a
+                        steps:
+                          - index: 0
+                            name: A
+                            executable:
+                              path: a.sh
+                              limits: {cpuSeconds: 60, memoryMegabytes: 512, openFiles: 256}
+                    """,
+                    FILE)
+                .get(0)
+                .steps()
+                .get(0)
+                .executable()
+                .limits())
+        .isEqualTo(new StepDefinition.Limits(60L, 512L, 256));
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: a
+                    steps:
+                      - index: 0
+                        name: A
+                        executable:
+                          path: a.sh
+                          limits: {cpuSeconds: 0, memory: 5}
+                """))
+        .containsExactlyInAnyOrder(
+            FILE
+                + ":8: schedules[0].steps[0].executable.limits.cpuSeconds: must be at least 1 (got"
+                + " 0)",
+            FILE
+                + ":8: schedules[0].steps[0].executable.limits.memory: unknown key 'memory'; known"
+                + " keys: cpuSeconds, memoryMegabytes, openFiles");
   }
 
   @Test

@@ -194,7 +194,9 @@ class RecordHistoriesIT {
         "JIMFLOW_WORK_ITEMS_WATCH_INTERVAL",
         "500ms",
         "JIMFLOW_WORKER_SHUTDOWN_GRACE_PERIOD",
-        "30s");
+        "30s",
+        "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED",
+        "true");
   }
 
   private void save(String type, String name, String workflowId) throws Exception {
