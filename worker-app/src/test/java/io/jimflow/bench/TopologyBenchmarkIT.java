@@ -1,5 +1,7 @@
 package io.jimflow.bench;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.JimflowSearchAttributes;
@@ -13,8 +15,7 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
-import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
+import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;
@@ -212,23 +213,19 @@ class TopologyBenchmarkIT {
 
   /** Four groups of one, one, two and two trivial steps: the Nightly HR Sync's shape. */
   private static ScheduleDefinition fourGroups(String id) {
-    List<StepDefinition> steps = new ArrayList<>();
+    ScheduleBuilder schedule = aSchedule(id).named(id);
     int[] groupSizes = {1, 1, 2, 2};
     for (int group = 0; group < groupSizes.length; group++) {
       for (int step = 0; step < groupSizes[group]; step++) {
-        steps.add(
-            new StepDefinition(
-                group,
-                "step " + group + "." + step,
-                null,
-                new ExecutableStep("count.sh", List.of("0", "0"), null, null),
-                null,
-                Duration.ofMinutes(10),
-                null,
-                null));
+        schedule.with(
+            aStep(group, "step " + group + "." + step)
+                .executable("count.sh", "0", "0")
+                .timeout(Duration.ofMinutes(10))
+                .attemptsOrDefault(null)
+                .heartbeatTimeout(null));
       }
     }
-    return new ScheduleDefinition(id, id, null, true, null, null, null, null, steps);
+    return schedule.definition();
   }
 
   private static String report(List<Round> rounds) {

@@ -79,30 +79,21 @@ public final class E2eEnvironment implements AutoCloseable {
       throw new DevServerException("Cannot create " + projectHome + "/worker-app/target/e2e", e);
     }
     Path cli = TemporalCli.locate(Optional.of(projectHome));
-    // The server also opens ports it picks itself; on a busy machine one may be taken between its
-    // pick and its bind. Such a start fails at once, and a second try on fresh ports succeeds.
-    DevServerException lastFailure = null;
-    for (int attempt = 1; attempt <= 3; attempt++) {
-      Path db =
-          workDir.resolve("temporal-" + ProcessHandle.current().pid() + "-" + attempt + ".db");
-      DevServer.Options options =
-          new DevServer.Options(
-              cli,
-              "127.0.0.1",
-              DevServer.freePort(),
-              DevServer.freePort(),
-              db,
-              workDir.resolve("temporal-server.log"),
-              "default",
-              SERVER_ARGS,
-              Duration.ofSeconds(90));
-      try {
-        return new E2eEnvironment(DevServer.start(options), workDir, projectHome);
-      } catch (DevServerException e) {
-        lastFailure = e;
-      }
-    }
-    throw lastFailure;
+    // Our two ports are reserved (see ReservedPorts); the server's own picks come from the
+    // ephemeral range, which the reservations stay out of.
+    Path db = workDir.resolve("temporal-" + ProcessHandle.current().pid() + ".db");
+    DevServer.Options options =
+        new DevServer.Options(
+            cli,
+            "127.0.0.1",
+            ReservedPorts.reserve(),
+            ReservedPorts.reserve(),
+            db,
+            workDir.resolve("temporal-server.log"),
+            "default",
+            SERVER_ARGS,
+            Duration.ofSeconds(90));
+    return new E2eEnvironment(DevServer.start(options), workDir, projectHome);
   }
 
   private static List<String> serverArgs(String property) {

@@ -18,6 +18,9 @@ final class TemporalServerProcess implements AutoCloseable {
   /** The first start may build the server from its Go module; later starts take seconds. */
   private static final Duration START_TIMEOUT = Duration.ofMinutes(20);
 
+  /** Temporal keeps its services' ports in a PostgreSQL smallint. */
+  private static final int HIGHEST_PORT = 32_767;
+
   /** Where the server's PostgreSQL databases are and who may use them. */
   record Databases(
       String host, int port, String user, String password, String db, String visibilityDb) {}
@@ -25,31 +28,36 @@ final class TemporalServerProcess implements AutoCloseable {
   private final Path projectHome;
   private final Path dir;
   private final Databases databases;
-  private String target;
+  private final int port;
+  private final List<Integer> internalPorts;
 
-  private TemporalServerProcess(Path projectHome, Path dir, Databases databases) {
+  private TemporalServerProcess(
+      Path projectHome, Path dir, Databases databases, int port, List<Integer> internalPorts) {
     this.projectHome = projectHome;
     this.dir = dir;
     this.databases = databases;
+    this.port = port;
+    this.internalPorts = internalPorts;
   }
 
   /**
-   * Starts a server on empty databases (its tables are reset), on a free frontend port that the
-   * script picks (below 32768: Temporal keeps its ports in a smallint column).
+   * Starts a server on empty databases (its tables are reset), on ports reserved for this run (see
+   * {@link ReservedPorts}) that it keeps across restarts.
    */
   static TemporalServerProcess startFresh(Path projectHome, Path dir, Databases databases) {
-    TemporalServerProcess server = new TemporalServerProcess(projectHome, dir, databases);
-    server.runScript(true, "auto");
-    try {
-      server.target = Files.readString(dir.resolve("address")).strip();
-    } catch (IOException e) {
-      throw new IllegalStateException("the start script wrote no address into " + dir, e);
+    int port = ReservedPorts.reserveUpTo(HIGHEST_PORT);
+    List<Integer> internal = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      internal.add(ReservedPorts.reserveUpTo(HIGHEST_PORT));
     }
+    TemporalServerProcess server =
+        new TemporalServerProcess(projectHome, dir, databases, port, List.copyOf(internal));
+    server.runScript(true);
     return server;
   }
 
   String target() {
-    return target;
+    return "127.0.0.1:" + port;
   }
 
   /** SIGKILL: the server dies mid-work, as in a crash of its host process. */
@@ -66,9 +74,9 @@ final class TemporalServerProcess implements AutoCloseable {
             });
   }
 
-  /** Starts the server again on the same databases and frontend port. */
+  /** Starts the server again on the same databases and ports. */
   void restart() {
-    runScript(false, target.substring(target.lastIndexOf(':') + 1));
+    runScript(false);
   }
 
   long pid() {
@@ -83,7 +91,7 @@ final class TemporalServerProcess implements AutoCloseable {
     return dir.resolve("temporal-server.log");
   }
 
-  private void runScript(boolean reset, String port) {
+  private void runScript(boolean reset) {
     List<String> command = new ArrayList<>();
     command.add("bash");
     command.add(projectHome.resolve("scripts/start-temporal-server.sh").toString());
@@ -92,7 +100,9 @@ final class TemporalServerProcess implements AutoCloseable {
             "--dir",
             dir.toString(),
             "--port",
-            port,
+            Integer.toString(port),
+            "--internal-ports",
+            String.join(",", internalPorts.stream().map(String::valueOf).toList()),
             "--db-host",
             databases.host(),
             "--db-port",

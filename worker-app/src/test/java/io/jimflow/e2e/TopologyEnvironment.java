@@ -44,6 +44,12 @@ public final class TopologyEnvironment implements AutoCloseable {
   public static final int WORKERS = 3;
   public static final String NAMESPACE = "default";
 
+  /**
+   * A step program of the tests: counts like {@code count.sh}, resuming from its checkpoint, and
+   * appends one line to a ledger file when it has counted to the end.
+   */
+  public static final String RECORDER = "count-and-record.sh";
+
   private final Path projectHome;
   private final Path workDir;
   private final TemporalServerProcess server;
@@ -151,28 +157,19 @@ public final class TopologyEnvironment implements AutoCloseable {
             program, root.resolve(program.getFileName()), StandardCopyOption.REPLACE_EXISTING);
       }
     }
-    Path recorder = root.resolve("count-and-record.sh");
+    Path recorder = root.resolve(RECORDER);
     Files.writeString(
         recorder,
         """
         #!/bin/sh
-        # Counts like count.sh, resuming from its checkpoint; when it has counted to the end, appends
-        # one line to LEDGER: what ran to completion, and in which attempt.
+        # count.sh (resuming from its checkpoint), then one line appended to LEDGER once it has
+        # counted to the end: what ran to completion, and in which attempt.
         # Usage: count-and-record.sh LEDGER N INTERVAL
         set -eu
         ledger=$1
-        total=$2
-        interval=$3
-        i=${JIMFLOW_CHECKPOINT:-0}
-        echo "attempt ${JIMFLOW_ATTEMPT:-1}: counting from $i to $total"
-        while [ "$i" -lt "$total" ]; do
-          sleep "$interval"
-          i=$((i + 1))
-          echo "::progress $i/$total"
-          echo "::checkpoint $i"
-        done
+        shift
+        "$(dirname "$0")/count.sh" "$@"
         echo "$JIMFLOW_EXECUTION_ID|$JIMFLOW_STEP_NAME|${JIMFLOW_ATTEMPT:-1}" >> "$ledger"
-        echo "counted to $total"
         """);
     recorder.toFile().setExecutable(true);
   }
@@ -202,6 +199,13 @@ public final class TopologyEnvironment implements AutoCloseable {
     env.put("JIMFLOW_STORE_PASSWORD", postgres.password());
     env.put("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataDirectory().toString());
     env.put("JIMFLOW_STEPS_EXECUTABLES_ROOT", executablesRoot().toString());
+    // The shipped allow-list plus the tests' own program (a list from the environment replaces
+    // the one in application.yaml as a whole).
+    env.put("JIMFLOW_STEPS_EXECUTABLES_ALLOWED_0_PROGRAM", "count.sh");
+    env.put("JIMFLOW_STEPS_EXECUTABLES_ALLOWED_0_ARGS", "\\d+( [0-9]+(\\.[0-9]+)?)?");
+    env.put("JIMFLOW_STEPS_EXECUTABLES_ALLOWED_1_PROGRAM", "fail.sh");
+    env.put("JIMFLOW_STEPS_EXECUTABLES_ALLOWED_2_PROGRAM", RECORDER);
+    env.put("JIMFLOW_STEPS_EXECUTABLES_ALLOWED_2_ARGS", "/[^ ]+ \\d+ [0-9]+(\\.[0-9]+)?");
     try {
       WorkerProcess worker =
           WorkerProcess.launch(

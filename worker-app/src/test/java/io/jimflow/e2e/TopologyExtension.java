@@ -3,6 +3,7 @@ package io.jimflow.e2e;
 import io.jimflow.testing.Requirement;
 import io.jimflow.worker.dev.TemporalCli;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,6 +11,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
@@ -42,10 +45,10 @@ public final class TopologyExtension implements ParameterResolver, ExecutionCond
   private static List<String> missingPrerequisites() {
     List<String> missing = new ArrayList<>();
     Optional<Path> home = TemporalCli.projectHome();
-    boolean serverBuilt =
-        home.map(h -> Files.isDirectory(h.resolve(".tools/temporal-server"))).orElse(false);
-    if (!serverBuilt && findGo().isEmpty()) {
-      missing.add("no Go toolchain to build the Temporal server");
+    if (home.isEmpty()) {
+      missing.add("no jimflow checkout found above " + Path.of("").toAbsolutePath());
+    } else if (!serverBuilt(home.get()) && findGo().isEmpty()) {
+      missing.add("no Temporal server built in .tools/temporal-server and no Go to build it");
     }
     TopologyEnvironment.PostgresSettings postgres =
         TopologyEnvironment.PostgresSettings.fromEnvironment();
@@ -55,6 +58,20 @@ public final class TopologyExtension implements ParameterResolver, ExecutionCond
       missing.add("no PostgreSQL at " + postgres.url());
     }
     return missing;
+  }
+
+  /** Whether scripts/start-temporal-server.sh has built the version it pins before. */
+  private static boolean serverBuilt(Path home) {
+    try {
+      Matcher pinned =
+          Pattern.compile("TEMPORAL_SERVER_VERSION=\"([^\"]+)\"")
+              .matcher(Files.readString(home.resolve("scripts/start-temporal-server.sh")));
+      return pinned.find()
+          && Files.isExecutable(
+              home.resolve(".tools/temporal-server/" + pinned.group(1) + "/bin/temporal-server"));
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static Optional<Path> findGo() {

@@ -1,5 +1,7 @@
 package io.jimflow.e2e;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.TaskQueues;
@@ -14,16 +16,12 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
-import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
-import io.jimflow.schedule.StepDefinition.RunProfileStep;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedules.DesiredSchedule;
 import io.jimflow.schedules.ScheduleMapper;
-import io.temporal.api.common.v1.WorkflowExecution;
+import io.jimflow.testing.ScheduleBuilders.StepBuilder;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;
 import io.temporal.client.WorkflowOptions;
@@ -286,16 +284,7 @@ class TopologyIT {
   }
 
   private static PendingActivityInfo onlyPendingStep(WorkflowClient client, String id) {
-    List<PendingActivityInfo> pending =
-        client
-            .getWorkflowServiceStubs()
-            .blockingStub()
-            .describeWorkflowExecution(
-                DescribeWorkflowExecutionRequest.newBuilder()
-                    .setNamespace(client.getOptions().getNamespace())
-                    .setExecution(WorkflowExecution.newBuilder().setWorkflowId(id))
-                    .build())
-            .getPendingActivitiesList();
+    List<PendingActivityInfo> pending = StepHeartbeats.pending(client, id);
     assertThat(pending).hasSize(1);
     return pending.get(0);
   }
@@ -314,38 +303,27 @@ class TopologyIT {
     return execution;
   }
 
-  private static ScheduleDefinition schedule(String id, StepDefinition... steps) {
-    return new ScheduleDefinition(id, id, null, true, null, null, null, null, List.of(steps));
+  private static ScheduleDefinition schedule(String id, StepBuilder... steps) {
+    return aSchedule(id).named(id).with(steps).definition();
   }
 
-  private static StepDefinition runProfileStep(int index, String name, String runProfile) {
-    return new StepDefinition(
-        index,
-        name,
-        new RunProfileStep("HR System", runProfile),
-        null,
-        null,
-        Duration.ofMinutes(20),
-        null,
+  private static StepBuilder runProfileStep(int index, String name, String runProfile) {
+    return aStep(index, name)
+        .runProfile("HR System", runProfile)
+        .timeout(Duration.ofMinutes(20))
+        .attemptsOrDefault(null)
         // Short, so the killed worker's attempt is noticed soon; longer than a page of 2,000
         // objects takes on a loaded machine, since a step heartbeats once per committed page.
-        Duration.ofSeconds(20));
+        .heartbeatTimeout(Duration.ofSeconds(20));
   }
 
-  private static StepDefinition recordingStep(int index, String name, Path ledger, int units) {
-    return new StepDefinition(
-        index,
-        name,
-        null,
-        new ExecutableStep(
-            "count-and-record.sh",
-            List.of(ledger.toString(), Integer.toString(units), "0.25"),
-            null,
-            null),
-        null,
-        Duration.ofMinutes(10),
-        null,
-        Duration.ofSeconds(10));
+  private static StepBuilder recordingStep(int index, String name, Path ledger, int units) {
+    return aStep(index, name)
+        .executable(
+            TopologyEnvironment.RECORDER, ledger.toString(), Integer.toString(units), "0.25")
+        .timeout(Duration.ofMinutes(10))
+        .attemptsOrDefault(null)
+        .heartbeatTimeout(Duration.ofSeconds(10));
   }
 
   private static void awaitTrue(Supplier<Boolean> condition, String what)
