@@ -6,6 +6,7 @@ import io.jimflow.client.JimflowConnectionException;
 import io.jimflow.client.NotFoundException;
 import io.jimflow.config.tree.ConfigException;
 import io.jimflow.schedules.ScheduleConflictException;
+import io.temporal.payload.codec.PayloadCodecException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -46,6 +47,9 @@ abstract class ClientCommand implements Callable<Integer> {
       return JimflowCli.BAD_INPUT;
     } catch (JimflowConnectionException | ExecutionAlreadyRunningException e) {
       err().println("jimflow: " + e.getMessage());
+      return JimflowCli.ENDED_BADLY;
+    } catch (PayloadCodecException e) {
+      err().println("jimflow: cannot read what Temporal holds: " + e.getMessage());
       return JimflowCli.ENDED_BADLY;
     } finally {
       out().flush();

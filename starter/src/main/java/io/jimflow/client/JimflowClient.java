@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.encryption.PayloadEncryption;
 import io.jimflow.runs.RunRecordsAnswer;
 import io.jimflow.runs.RunRecordsQuestion;
 import io.jimflow.runs.RunRecordsWorkflow;
@@ -93,11 +94,21 @@ public final class JimflowClient implements AutoCloseable {
   }
 
   /**
-   * Connects and checks that the server answers and the namespace exists.
+   * Connects and checks that the server answers and the namespace exists; payloads are encrypted
+   * and decrypted with the keys {@link PayloadEncryption#fromEnvironment()} names, if any.
    *
    * @throws JimflowConnectionException naming the address that failed and how to start a server
+   * @throws io.jimflow.encryption.PayloadKeysException when the payload keys cannot be read
    */
   public static JimflowClient connect(ConnectionSettings settings) {
+    return connect(settings, PayloadEncryption.fromEnvironment());
+  }
+
+  /**
+   * Connects like {@link #connect(ConnectionSettings)}, with the given payload encryption (the same
+   * keys the workers have, or off).
+   */
+  public static JimflowClient connect(ConnectionSettings settings, PayloadEncryption encryption) {
     WorkflowServiceStubs stubs;
     try {
       stubs = WorkflowServiceStubs.newConnectedServiceStubs(stubOptions(settings), CONNECT_TIMEOUT);
@@ -138,10 +149,18 @@ public final class JimflowClient implements AutoCloseable {
     }
     WorkflowClient workflows =
         WorkflowClient.newInstance(
-            stubs, WorkflowClientOptions.newBuilder().setNamespace(settings.namespace()).build());
+            stubs,
+            WorkflowClientOptions.newBuilder()
+                .setNamespace(settings.namespace())
+                .setDataConverter(encryption.dataConverter())
+                .build());
     ScheduleClient scheduleClient =
         ScheduleClient.newInstance(
-            stubs, ScheduleClientOptions.newBuilder().setNamespace(settings.namespace()).build());
+            stubs,
+            ScheduleClientOptions.newBuilder()
+                .setNamespace(settings.namespace())
+                .setDataConverter(encryption.dataConverter())
+                .build());
     return new JimflowClient(workflows, scheduleClient, stubs);
   }
 

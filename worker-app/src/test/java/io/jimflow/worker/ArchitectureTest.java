@@ -51,6 +51,8 @@ class ArchitectureTest {
         .resideInAnyPackage(
             "java..",
             "javax.annotation..",
+            // AES-GCM of the payload codec.
+            "javax.crypto..",
             "io.temporal..",
             // Temporal's payloads are protobuf messages (read by JimflowDataConverter).
             "com.google.protobuf..",

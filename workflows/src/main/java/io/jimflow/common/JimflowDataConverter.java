@@ -3,15 +3,19 @@ package io.jimflow.common;
 import com.google.protobuf.ByteString;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;
+import io.temporal.common.converter.CodecDataConverter;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DataConverterException;
 import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.common.converter.EncodingKeys;
+import io.temporal.payload.codec.ChainCodec;
+import io.temporal.payload.codec.PayloadCodec;
 import io.temporal.payload.context.SerializationContext;
 import io.temporal.worker.WorkflowImplementationOptions;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.unsafe.WorkflowUnsafe;
 import java.lang.reflect.Type;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -35,13 +39,28 @@ public final class JimflowDataConverter implements DataConverter {
   private static final int PREVIEW_CHARS = 80;
 
   private final DataConverter delegate;
+  private final PayloadCodec codec;
 
-  private JimflowDataConverter(DataConverter delegate) {
+  private JimflowDataConverter(DataConverter delegate, PayloadCodec codec) {
     this.delegate = delegate;
+    this.codec = codec;
   }
 
   public static JimflowDataConverter create() {
-    return new JimflowDataConverter(DefaultDataConverter.newDefaultInstance());
+    return create(List.of());
+  }
+
+  /**
+   * With codecs (e.g. encryption) applied to every payload written and read, and to failures: their
+   * message and stack trace travel in an encoded attributes payload, so they are encoded too.
+   */
+  public static JimflowDataConverter create(List<PayloadCodec> codecs) {
+    if (codecs.isEmpty()) {
+      return new JimflowDataConverter(DefaultDataConverter.newDefaultInstance(), null);
+    }
+    ChainCodec chain = new ChainCodec(codecs);
+    return new JimflowDataConverter(
+        new CodecDataConverter(DefaultDataConverter.newDefaultInstance(), codecs, true), chain);
   }
 
   @Override
@@ -112,9 +131,16 @@ public final class JimflowDataConverter implements DataConverter {
     return "a " + type.getSimpleName();
   }
 
-  private static String preview(Payload payload) {
+  private String preview(Payload payload) {
     if (payload == null) {
       return "nothing";
+    }
+    if (codec != null) {
+      try {
+        payload = codec.decode(List.of(payload)).get(0);
+      } catch (RuntimeException undecodable) {
+        // The preview shows the payload as stored.
+      }
     }
     ByteString encoding = payload.getMetadataMap().get(EncodingKeys.METADATA_ENCODING_KEY);
     String encodingName = encoding == null ? "no" : encoding.toStringUtf8();
@@ -174,6 +200,7 @@ public final class JimflowDataConverter implements DataConverter {
 
   @Override
   public DataConverter withContext(SerializationContext context) {
-    return new JimflowDataConverter(delegate.withContext(context));
+    return new JimflowDataConverter(
+        delegate.withContext(context), codec == null ? null : codec.withContext(context));
   }
 }
