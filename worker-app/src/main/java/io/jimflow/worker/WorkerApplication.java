@@ -28,9 +28,16 @@ public class WorkerApplication {
     DevMode devMode = null;
     if (DevMode.requested(args)) {
       quietTemporalLoggingUntilSpringTakesOver();
+      int httpPort = configuredPort(args);
+      if (!hasPortSetting(args) && DevServer.isListening("127.0.0.1", httpPort)) {
+        // A second `./jimflow dev` shares the server; it must not fail on the first one's HTTP
+        // port.
+        httpPort = DevServer.freePort();
+        springArgs.add("--server.port=" + httpPort);
+      }
       DevMode dev;
       try {
-        dev = DevMode.prepare();
+        dev = DevMode.prepare(httpPort);
       } catch (DevServerException e) {
         System.err.println("jimflow dev: " + e.getMessage());
         System.exit(1);
@@ -38,17 +45,14 @@ public class WorkerApplication {
       }
       springArgs.add("--spring.temporal.connection.target=" + dev.target());
       springArgs.add("--jimflow.worker.register-search-attributes=true");
+      // A developer's own machine: health shows its components without a token.
+      springArgs.add("--management.endpoint.health.show-details=always");
       // A developer's own machine: `jimflow systems clear/delete` work out of the box there.
       if (!hasSetting(
           args,
           "--jimflow.maintenance.destructive-tasks-enabled=",
           "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED")) {
         springArgs.add("--jimflow.maintenance.destructive-tasks-enabled=true");
-      }
-      if (!hasPortSetting(args) && DevServer.isListening("127.0.0.1", 8080)) {
-        // A second `./jimflow dev` shares the server; it must not fail on the first one's HTTP
-        // port.
-        springArgs.add("--server.port=" + DevServer.freePort());
       }
       devMode = dev;
       app.addListeners((ApplicationReadyEvent ready) -> printDevBanner(dev, ready));
@@ -102,6 +106,21 @@ public class WorkerApplication {
     }
   }
 
+  /** The HTTP port the settings name (8080 by default), 0 when it cannot be told in advance. */
+  private static int configuredPort(String[] args) {
+    String value =
+        Arrays.stream(args)
+            .filter(a -> a.startsWith("--server.port="))
+            .map(a -> a.substring("--server.port=".length()))
+            .reduce((first, last) -> last)
+            .orElse(System.getenv().getOrDefault("SERVER_PORT", "8080"));
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
   private static boolean hasPortSetting(String[] args) {
     return hasSetting(args, "--server.port=", "SERVER_PORT");
   }
@@ -126,6 +145,10 @@ public class WorkerApplication {
                 : " (already running, reused)"));
     System.out.println("  Temporal UI      " + dev.uiUrl());
     System.out.println("  Worker health    http://localhost:" + httpPort + "/actuator/health");
+    System.out.println(
+        "  Codec server     "
+            + DevMode.codecEndpoint(httpPort)
+            + (dev.ownsServer() ? " (the UI decodes payloads through it)" : ""));
     System.out.println(
         "  Stop with Ctrl+C (SIGTERM): running steps checkpoint and end gracefully.");
     System.out.println();

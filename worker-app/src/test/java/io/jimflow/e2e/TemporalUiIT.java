@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.client.ExecutionSummary;
 import io.jimflow.client.JimflowClient;
+import io.jimflow.encryption.PayloadEncryption;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
@@ -17,10 +18,17 @@ import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.Trigger;
 import io.jimflow.testing.Requirement;
 import io.jimflow.testing.ScheduleBuilders.StepBuilder;
+import io.jimflow.worker.dev.DevMode;
+import io.jimflow.worker.dev.DevServer;
+import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.converter.DefaultDataConverter;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.File;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -28,8 +36,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
@@ -213,6 +224,88 @@ class TemporalUiIT {
     browser.get(
         ui + "/workflows/" + encode(scheduled) + "/" + runId(env, scheduled) + "/user-metadata");
     waitForText("scheduled run", scheduled, "UI Nightly Sync · scheduled run", "Trigger Scheduled");
+  }
+
+  /**
+   * With payload encryption on, Temporal holds only ciphertext (SecurityIT checks the history); the
+   * UI of a dev server started as `./jimflow dev` starts it, with its codec endpoint at the worker,
+   * still shows the step and why it failed.
+   */
+  @Test
+  void anEncryptedExecutionReadsInTheUiThroughTheWorkersCodecServer(E2eEnvironment env)
+      throws Exception {
+    int codecPort = ReservedPorts.reserve();
+    int uiPort = ReservedPorts.reserve();
+    Path dir = env.newDirectory("encrypted-ui");
+    DevServer.Options options =
+        new DevServer.Options(
+                TemporalCli.locate(Optional.of(env.projectHome())),
+                "127.0.0.1",
+                ReservedPorts.reserve(),
+                uiPort,
+                dir.resolve("temporal.db"),
+                dir.resolve("temporal-server.log"),
+                "default",
+                DevServer.LOW_LATENCY_ARGS,
+                Duration.ofSeconds(90))
+            .withUiCodecEndpoint(DevMode.codecEndpoint(codecPort));
+    String keys =
+        "ui-e2e:" + Base64.getEncoder().encodeToString(new SecureRandom().generateSeed(32));
+    try (DevServer server = DevServer.start(options)) {
+      WorkerProcess worker =
+          env.startWorker(
+              "encrypted-ui-worker",
+              Map.of(
+                  "TEMPORAL_ADDRESS",
+                  server.target(),
+                  "TEMPORAL_NAMESPACE",
+                  "default",
+                  "SERVER_PORT",
+                  Integer.toString(codecPort),
+                  "JIMFLOW_PAYLOAD_ENCRYPTION_KEYS",
+                  keys,
+                  "JIMFLOW_CODEC_SERVER_ALLOWED_ORIGINS",
+                  "http://localhost:" + uiPort));
+      WorkflowServiceStubs stubs =
+          WorkflowServiceStubs.newServiceStubs(
+              WorkflowServiceStubsOptions.newBuilder().setTarget(server.target()).build());
+      try {
+        WorkflowClient client =
+            WorkflowClient.newInstance(
+                stubs,
+                WorkflowClientOptions.newBuilder()
+                    .setNamespace("default")
+                    .setDataConverter(PayloadEncryption.of(null, keys).dataConverter())
+                    .build());
+        JimflowClient jimflow = new JimflowClient(client, null);
+        String failed =
+            jimflow.startExecution(
+                schedule(
+                    step(0, "HR import", "count.sh", null, "1", "0"),
+                    step(1, "Directory export", "fail.sh", 1, "4", "directory unreachable")),
+                OPERATOR,
+                false);
+        assertThat(jimflow.awaitResult(failed))
+            .extracting(ExecutionResult::status)
+            .isEqualTo(ExecutionStatus.Failed);
+
+        browser.get(
+            server.uiUrl()
+                + "/namespaces/default/workflows/"
+                + encode(failed)
+                + "/"
+                + client.newUntypedWorkflowStub(failed).describe().getExecution().getRunId()
+                + "/history");
+        waitForText(
+            "encrypted execution",
+            "Directory export · executable fail.sh",
+            "exited with code 4: stderr: directory unreachable");
+        screenshot("encrypted-execution-decoded");
+      } finally {
+        stubs.shutdownNow();
+        worker.kill();
+      }
+    }
   }
 
   /** Leaves the shared server as found: other tests count and reconcile its schedules. */

@@ -20,6 +20,11 @@ class WorkerAppIT {
     assertThat(worker.health())
         .startsWith("{\"status\":\"UP\"")
         .contains("\"workersStarted\":true");
+    assertThat(worker.get("/actuator/health"))
+        .as("without the management token, only the status")
+        .startsWith("{\"status\":\"UP\"")
+        .doesNotContain("workersStarted");
+    assertThat(worker.get("/actuator/health", "a guess")).doesNotContain("workersStarted");
     Instant rewritten =
         HeartbeatFiles.awaitRewritten(worker.heartbeatFile(), Duration.ofSeconds(60));
     assertThat(Duration.between(rewritten, Instant.now())).isLessThan(Duration.ofSeconds(30));

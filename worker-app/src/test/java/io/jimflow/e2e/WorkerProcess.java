@@ -16,6 +16,9 @@ import java.util.concurrent.TimeUnit;
 /** A real jimflow worker process (the built {@code jimflow-worker.jar}) run by an e2e test. */
 public final class WorkerProcess {
 
+  /** The management token test workers are started with (health details need it). */
+  static final String MANAGEMENT_TOKEN = "e2e-operator-" + ProcessHandle.current().pid();
+
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -40,7 +43,11 @@ public final class WorkerProcess {
       throw new IllegalStateException(
           "No worker jar at " + jar + ": e2e tests run in `./mvnw verify`, after `package`");
     }
-    int port = ReservedPorts.reserve();
+    // A test that must know the port before the worker starts (e.g. a codec endpoint) passes one.
+    int port =
+        env.containsKey("SERVER_PORT")
+            ? Integer.parseInt(env.get("SERVER_PORT"))
+            : ReservedPorts.reserve();
     Path log = dir.resolve("worker.log");
     Path heartbeat = dir.resolve("healthcheck");
     List<String> command = new ArrayList<>();
@@ -53,6 +60,7 @@ public final class WorkerProcess {
     pb.environment().putAll(env);
     pb.environment().put("SERVER_PORT", Integer.toString(port));
     pb.environment().putIfAbsent("JIMFLOW_WORKER_HEARTBEAT_FILE", heartbeat.toString());
+    pb.environment().putIfAbsent("JIMFLOW_MANAGEMENT_ACCESS_TOKEN", MANAGEMENT_TOKEN);
     pb.environment().putIfAbsent("JIMFLOW_WORKER_HEARTBEAT_INTERVAL", "1s");
     pb.redirectErrorStream(true).redirectOutput(log.toFile());
     try {
@@ -83,20 +91,27 @@ public final class WorkerProcess {
         "Worker " + name + " not healthy in time; log:\n" + logTail(40));
   }
 
-  /** The actuator health document, or "" when it does not answer. */
+  /** The actuator health document as an operator sees it (with details), "" when unanswered. */
   public String health() {
-    return get("/actuator/health");
+    return get("/actuator/health", MANAGEMENT_TOKEN);
   }
 
   /** GET on the worker's HTTP port; "" when it does not answer. */
   public String get(String path) {
+    return get(path, null);
+  }
+
+  /** GET with {@code Authorization: Bearer <token>} unless null; "" when it does not answer. */
+  public String get(String path, String token) {
     try {
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+              .timeout(Duration.ofSeconds(5));
+      if (token != null) {
+        request.header("Authorization", "Bearer " + token);
+      }
       HttpResponse<String> response =
-          HTTP.send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                  .timeout(Duration.ofSeconds(5))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+          HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
       return response.body();
     } catch (IOException e) {
       return "";

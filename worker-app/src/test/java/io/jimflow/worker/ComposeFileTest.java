@@ -37,6 +37,37 @@ class ComposeFileTest {
   }
 
   @Test
+  void theTlsOverlayIsValidOnTopOfTheComposeFile() throws Exception {
+    List<String> command = new ArrayList<>(composeTool());
+    command.addAll(
+        List.of(
+            "-f",
+            composeFile.toString(),
+            "-f",
+            home.resolve("docker-compose.tls.yml").toString(),
+            "config",
+            "-q"));
+    Process p =
+        new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("%s says:%n%s", String.join(" ", command), out).isZero();
+  }
+
+  @Test
+  void theStackHoldsNoPasswordOrKeyAndEncryptsPayloadsWhichTheUiDecodes() throws Exception {
+    String compose = Files.readString(composeFile);
+
+    assertThat(compose)
+        .doesNotContainPattern("(?i)(PASSWORD|PWD|TOKEN|KEYS?):[ \\t]*[\"']?[A-Za-z0-9]")
+        .contains("POSTGRES_PASSWORD_FILE: /run/secrets/postgres-password")
+        .contains("JIMFLOW_STORE_PASSWORD_FILE: /run/secrets/postgres-password")
+        .contains("JIMFLOW_PAYLOAD_ENCRYPTION_KEYS_FILE: /run/secrets/payload-keys")
+        .contains("TEMPORAL_CODEC_ENDPOINT:");
+    assertThat(home.resolve(".env.example")).exists();
+  }
+
+  @Test
   void theWorkerImageChecksTheAgeOfTheHeartbeatFile() throws Exception {
     String compose = Files.readString(composeFile);
     String dockerfile = Files.readString(home.resolve("worker-app/Dockerfile"));

@@ -6,14 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import io.jimflow.common.JimflowDataConverter;
 import io.temporal.api.common.v1.Payload;
+import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.failure.v1.Failure;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.failure.ApplicationFailure;
+import java.lang.reflect.Type;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class AesGcmPayloadCodecTest {
@@ -130,6 +133,23 @@ class AesGcmPayloadCodecTest {
     assertThat(converter.failureToException(failure))
         .hasMessageContaining("cannot bind as " + SECRET_ARGUMENT);
     assertThat(plainReader.failureToException(failure).getMessage()).doesNotContain("payroll");
+  }
+
+  @Test
+  void aWorkerWithoutThePayloadsKeyFailsTheTaskNotTheExecution() {
+    Payload value = PayloadEncryption.with(keyring(OLD)).dataConverter().toPayload("x").get();
+    DataConverter worker = PayloadEncryption.with(keyring(NEW)).dataConverter();
+
+    // Not an UnreadablePayloadException: that would fail the execution, where a worker that has
+    // the key could still run it.
+    assertThatThrownBy(
+            () ->
+                worker.fromPayloads(
+                    Optional.of(Payloads.newBuilder().addPayloads(value).build()),
+                    new Class<?>[] {String.class},
+                    new Type[] {String.class}))
+        .isExactlyInstanceOf(PayloadDecryptionException.class)
+        .hasMessageContaining("key '2026-05'");
   }
 
   @Test

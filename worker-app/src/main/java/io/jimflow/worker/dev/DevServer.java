@@ -83,6 +83,22 @@ public final class DevServer implements AutoCloseable {
           LOW_LATENCY_ARGS,
           Duration.ofSeconds(60));
     }
+
+    /** These options with the UI decoding payloads through the codec server at {@code url}. */
+    public Options withUiCodecEndpoint(String url) {
+      List<String> args = new ArrayList<>(extraArgs);
+      args.addAll(List.of("--ui-codec-endpoint", url));
+      return new Options(
+          cli,
+          ip,
+          port,
+          uiPort,
+          databaseFile,
+          logFile,
+          namespace,
+          List.copyOf(args),
+          startupTimeout);
+    }
   }
 
   private final Options options;
