@@ -17,21 +17,25 @@ final class PendingHeartbeats {
 
   private PendingHeartbeats() {}
 
+  /** The running activities of {@code workflowId}'s current run (or those awaiting a retry). */
+  static List<PendingActivityInfo> activities(WorkflowClient client, String workflowId) {
+    return client
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(client.getOptions().getNamespace())
+                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                .build())
+        .getPendingActivitiesList();
+  }
+
   /**
    * The last heartbeat details of each running activity of {@code workflowId}'s current run, read
    * as {@code type}; activities that have not heartbeated any details yet are left out.
    */
   static <T> List<T> of(WorkflowClient client, String workflowId, Class<T> type) {
-    var described =
-        client
-            .getWorkflowServiceStubs()
-            .blockingStub()
-            .describeWorkflowExecution(
-                DescribeWorkflowExecutionRequest.newBuilder()
-                    .setNamespace(client.getOptions().getNamespace())
-                    .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                    .build());
-    return described.getPendingActivitiesList().stream()
+    return activities(client, workflowId).stream()
         .filter(PendingActivityInfo::hasHeartbeatDetails)
         .map(
             a ->
