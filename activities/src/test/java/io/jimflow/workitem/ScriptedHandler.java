@@ -30,6 +30,12 @@ final class ScriptedHandler implements WorkItemHandler {
   /** Counted down when the test ends: handlers still running then return. */
   final CountDownLatch release = new CountDownLatch(1);
 
+  /**
+   * While set, running handlers neither save progress, nor look at shouldFinish, nor return: a long
+   * step between two saves. Tests hold them while they move the server's clock.
+   */
+  private volatile boolean held;
+
   /** Progress saves of every run so far. */
   final AtomicInteger steps = new AtomicInteger();
 
@@ -55,6 +61,19 @@ final class ScriptedHandler implements WorkItemHandler {
     }
   }
 
+  void hold() {
+    held = true;
+  }
+
+  void letGo() {
+    held = false;
+  }
+
+  /** Waits a moment; false once the test has ended. */
+  private boolean tick() throws InterruptedException {
+    return !release.await(20, TimeUnit.MILLISECONDS);
+  }
+
   @Override
   public String kind() {
     return KIND;
@@ -74,7 +93,10 @@ final class ScriptedHandler implements WorkItemHandler {
       case "untilAsked" -> {
         // Works (a step every 20 ms) until asked to finish or the test ends.
         int doneAt = s.path("doneAt").asInt(Integer.MAX_VALUE);
-        while (!release.await(20, TimeUnit.MILLISECONDS)) {
+        while (tick()) {
+          if (held) {
+            continue;
+          }
           if (context.shouldFinish()) {
             reasons.add(context.finishReason());
             return WorkItemRunOutcome.stopped(s.toString());
@@ -87,15 +109,23 @@ final class ScriptedHandler implements WorkItemHandler {
         throw new IllegalStateException("never asked to finish before the test ended");
       }
       case "successorWhenAsked" -> {
-        while (!context.shouldFinish() && !release.await(20, TimeUnit.MILLISECONDS)) {
+        while (tick()) {
+          if (held) {
+            continue;
+          }
+          if (context.shouldFinish()) {
+            break;
+          }
           save(context, s);
         }
         return WorkItemRunOutcome.successorAt(clock.get().plus(Duration.ofHours(1)), s.toString());
       }
       case "ignore" -> {
         // Keeps saving progress but never looks at shouldFinish: ends only when abandoned.
-        while (!release.await(20, TimeUnit.MILLISECONDS)) {
-          save(context, s);
+        while (tick()) {
+          if (!held) {
+            save(context, s);
+          }
         }
         return WorkItemRunOutcome.stopped(s.toString());
       }

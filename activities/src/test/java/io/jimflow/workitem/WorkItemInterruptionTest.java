@@ -35,7 +35,7 @@ class WorkItemInterruptionTest {
     h.awaitHandler("the run saved progress three times", () -> h.handler.steps.get() >= 3);
 
     h.shutdownRunWorker();
-    WorkItemView waiting = h.awaitView("sd", v -> v.instance() == 2 && v.state() == Queued);
+    WorkItemView waiting = h.awaitInstance("sd", 2, Queued);
     assertThat(states(waiting))
         .containsExactly(
             WaitingForStart,
