@@ -27,6 +27,9 @@ Options (environment variable in brackets):
                         (default: data/temporal-server)
   --ip ADDRESS          address the server listens on (default: 127.0.0.1)
   --port N|auto         frontend gRPC port; auto picks a free one (default: 7233)
+  --internal-ports LIST eight comma-separated ports below 32768 for the frontend's HTTP and
+                        membership ports and the history, matching and worker services
+                        (default: free ones picked at every start)
   --namespace NAME      namespace to create (default: default)
   --retention DURATION  how long closed executions stay in Temporal, e.g. 720h (default: 720h)
   --db-host HOST        PostgreSQL host          [JIMFLOW_TEMPORAL_DB_HOST] (default: localhost)
@@ -50,6 +53,7 @@ EOF
 dir="${JIMFLOW_TEMPORAL_DIR:-$root/data/temporal-server}"
 ip="127.0.0.1"
 port="7233"
+internal_ports=""
 namespace="default"
 retention="720h"
 db_host="${JIMFLOW_TEMPORAL_DB_HOST:-localhost}"
@@ -73,6 +77,7 @@ while [ $# -gt 0 ]; do
     --dir) dir="${2:?--dir needs a value}"; shift 2 ;;
     --ip) ip="${2:?--ip needs a value}"; shift 2 ;;
     --port) port="${2:?--port needs a value}"; shift 2 ;;
+    --internal-ports) internal_ports="${2:?--internal-ports needs a value}"; shift 2 ;;
     --namespace) namespace="${2:?--namespace needs a value}"; shift 2 ;;
     --retention) retention="${2:?--retention needs a value}"; shift 2 ;;
     --db-host) db_host="${2:?--db-host needs a value}"; shift 2 ;;
@@ -243,7 +248,17 @@ elif listening "$port"; then
   fail "something listens on $ip:$port already; pick another --port (or --port auto)"
 fi
 ports=()
-for _ in 1 2 3 4 5 6 7 8; do ports+=("$(free_port)"); done
+if [ -n "$internal_ports" ]; then
+  IFS=, read -r -a ports <<<"$internal_ports"
+  [ "${#ports[@]}" -eq 8 ] || fail "--internal-ports needs eight ports, not $internal_ports"
+  for candidate in "${ports[@]}"; do
+    { [[ "$candidate" =~ ^[0-9]+$ ]] && [ "$candidate" -ge 1 ] && [ "$candidate" -le 32767 ]; } \
+      || fail "--internal-ports: $candidate is not a port from 1 to 32767"
+    ! listening "$candidate" || fail "--internal-ports: something listens on $ip:$candidate already"
+  done
+else
+  for _ in 1 2 3 4 5 6 7 8; do ports+=("$(free_port)"); done
+fi
 
 config_dir="$dir/config"
 mkdir -p "$config_dir"

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jimflow.cli.JimflowCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
@@ -19,6 +20,17 @@ class DemoIT {
   @Test
   void theDemoSyncsGeneratedPeopleAndRunsTheScriptSchedule(E2eEnvironment env) {
     env.sharedWorker();
+
+    assertDemoEndsAsExpected(
+        env.projectHome(), env.target(), env.namespace(), env.dataPlaneDirectory());
+  }
+
+  /**
+   * Runs {@code jimflow demo} with 2,000 people against a server whose workers read their files
+   * below {@code dataDirectory}, and checks what it printed.
+   */
+  static void assertDemoEndsAsExpected(
+      Path projectHome, String target, String namespace, Path dataDirectory) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = JimflowCli.commandLine();
@@ -28,15 +40,15 @@ class DemoIT {
         cli.execute(
             "demo",
             "-f",
-            env.projectHome().resolve("config/schedules.yaml").toString(),
+            projectHome.resolve("config/schedules.yaml").toString(),
             "--address",
-            env.target(),
+            target,
             "--namespace",
-            env.namespace(),
+            namespace,
             "--people",
             "2000",
             "--data-dir",
-            env.dataPlaneDirectory().resolve("data").toString());
+            dataDirectory.resolve("data").toString());
 
     assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
     assertThat(out.toString())

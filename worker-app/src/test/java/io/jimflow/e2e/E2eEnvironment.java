@@ -65,7 +65,7 @@ public final class E2eEnvironment implements AutoCloseable {
    * installed (see {@link TemporalCli}), or the run fails with the error that says how to install
    * it.
    */
-  static E2eEnvironment start() {
+  public static E2eEnvironment start() {
     Path projectHome =
         TemporalCli.projectHome()
             .orElseThrow(

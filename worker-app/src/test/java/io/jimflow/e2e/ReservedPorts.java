@@ -36,8 +36,16 @@ final class ReservedPorts {
   private ReservedPorts() {}
 
   /** A port no other reservation holds and nothing listens on; held until the JVM exits. */
-  static synchronized int reserve() {
-    int last = ephemeralRangeStart() - 1;
+  static int reserve() {
+    return reserveUpTo(Integer.MAX_VALUE);
+  }
+
+  /**
+   * Like {@link #reserve()}, at most {@code highest}: the official Temporal server keeps its ports
+   * in a PostgreSQL smallint, so its ports stay below 32768.
+   */
+  static synchronized int reserveUpTo(int highest) {
+    int last = Math.min(highest, ephemeralRangeStart() - 1);
     int span = last - FIRST + 1;
     int offset = ThreadLocalRandom.current().nextInt(span);
     try {

@@ -7,6 +7,7 @@ import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.converter.DefaultDataConverter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** What the running steps of an execution report in their heartbeats, as the server has them. */
@@ -14,18 +15,25 @@ final class StepHeartbeats {
 
   private StepHeartbeats() {}
 
+  /**
+   * The steps of the execution that run now (or wait for their next attempt), as the server has
+   * them.
+   */
+  static List<PendingActivityInfo> pending(WorkflowClient client, String workflowId) {
+    return client
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(client.getOptions().getNamespace())
+                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                .build())
+        .getPendingActivitiesList();
+  }
+
   /** The most any running step's last heartbeat says it has processed (0 before the first). */
   static long processed(WorkflowClient client, String workflowId) {
-    var described =
-        client
-            .getWorkflowServiceStubs()
-            .blockingStub()
-            .describeWorkflowExecution(
-                DescribeWorkflowExecutionRequest.newBuilder()
-                    .setNamespace(client.getOptions().getNamespace())
-                    .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                    .build());
-    return described.getPendingActivitiesList().stream()
+    return pending(client, workflowId).stream()
         .filter(PendingActivityInfo::hasHeartbeatDetails)
         .mapToLong(
             a ->

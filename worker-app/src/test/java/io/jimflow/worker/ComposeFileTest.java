@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,6 +94,28 @@ class ComposeFileTest {
             "history.transferProcessorMaxPollRPS:\n  - value: "
                 + DevServer.TRANSFER_POLL_RPS
                 + "\n");
+  }
+
+  @Test
+  void theComposeStackRunsTheServerTheTopologyTestsStart() throws Exception {
+    String compose = Files.readString(composeFile);
+    String script = Files.readString(home.resolve("scripts/start-temporal-server.sh"));
+    Matcher pinned = Pattern.compile("TEMPORAL_SERVER_VERSION=\"([^\"]+)\"").matcher(script);
+    assertThat(pinned.find()).as("the script pins a server version").isTrue();
+
+    assertThat(compose)
+        .contains("image: temporalio/auto-setup:" + pinned.group(1) + "\n")
+        .contains("DEFAULT_NAMESPACE_RETENTION: 720h\n")
+        .contains("NUM_HISTORY_SHARDS: 4\n")
+        .contains("java -jar /app/jimflow-cli.jar setup")
+        .containsPattern(
+            "(?s)\n  worker: &worker\n.*?depends_on:\n\s+temporal-setup:\n"
+                + "\s+condition: service_completed_successfully");
+    assertThat(script)
+        .contains("retention=\"720h\"")
+        .contains("history_shards=\"4\"")
+        .contains("filepath: \"$root/docker/temporal/dynamicconfig.yaml\"")
+        .contains("\"$root/jimflow\" setup --address");
   }
 
   private static List<String> composeTool() {
