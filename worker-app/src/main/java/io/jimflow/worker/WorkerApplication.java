@@ -6,6 +6,7 @@ import io.jimflow.worker.dev.DevServerException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
@@ -56,6 +57,15 @@ public class WorkerApplication {
       }
       devMode = dev;
       app.addListeners((ApplicationReadyEvent ready) -> printDevBanner(dev, ready));
+    } else {
+      quietTemporalLoggingUntilSpringTakesOver();
+      Optional<EarlySearchAttributeCheck.Failure> mistyped =
+          EarlySearchAttributeCheck.run(args, System.getenv());
+      if (mistyped.isPresent()) {
+        System.err.println(mistyped.get().message());
+        System.exit(1);
+        return;
+      }
     }
     AtomicReference<ConfigurableApplicationContext> context = new AtomicReference<>();
     exitZeroOnTermination(context, devMode);

@@ -232,10 +232,13 @@ public final class E2eEnvironment implements AutoCloseable {
     full.putIfAbsent("TEMPORAL_NAMESPACE", server.namespace());
     full.putIfAbsent("JIMFLOW_HOME", projectHome.toString());
     // The run's own store and data files, never the checkout's data/ (a ./jimflow dev may use it).
-    // AUTO_SERVER lets several worker processes of the run share the one embedded store.
+    // AUTO_SERVER lets several worker processes of the run share the one embedded store; one per
+    // run (like the server's database), so a second run in the same checkout starts empty too.
     full.putIfAbsent(
         "JIMFLOW_STORE_URL",
-        "jdbc:h2:file:" + workDir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE");
+        "jdbc:h2:file:"
+            + workDir.resolve("store-" + ProcessHandle.current().pid() + "/jimflow")
+            + ";AUTO_SERVER=TRUE");
     full.putIfAbsent("JIMFLOW_STORE_USERNAME", "sa");
     full.putIfAbsent("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataPlaneDirectory().toString());
     WorkerProcess worker = WorkerProcess.launch(name, projectHome, newDirectory(name), full);

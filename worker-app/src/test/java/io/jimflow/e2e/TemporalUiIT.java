@@ -288,6 +288,10 @@ class TemporalUiIT {
         assertThat(jimflow.awaitResult(failed))
             .extracting(ExecutionResult::status)
             .isEqualTo(ExecutionStatus.Failed);
+        // What the server holds, read without the codec: none of what the UI shows below.
+        assertThat(client.fetchHistory(failed).getHistory().toByteString().toStringUtf8())
+            .contains("encryption-key-id")
+            .doesNotContain("Directory export", "directory unreachable", "UI Nightly Sync");
 
         browser.get(
             server.uiUrl()

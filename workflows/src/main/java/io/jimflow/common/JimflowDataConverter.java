@@ -55,12 +55,21 @@ public final class JimflowDataConverter implements DataConverter {
    * message and stack trace travel in an encoded attributes payload, so they are encoded too.
    */
   public static JimflowDataConverter create(List<PayloadCodec> codecs) {
+    return create(codecs, true);
+  }
+
+  /**
+   * With codecs applied to every payload written and read; failures' message and stack trace
+   * encoded too only when {@code encodeFailures}.
+   */
+  public static JimflowDataConverter create(List<PayloadCodec> codecs, boolean encodeFailures) {
     if (codecs.isEmpty()) {
       return new JimflowDataConverter(DefaultDataConverter.newDefaultInstance(), null);
     }
     ChainCodec chain = new ChainCodec(codecs);
     return new JimflowDataConverter(
-        new CodecDataConverter(DefaultDataConverter.newDefaultInstance(), codecs, true), chain);
+        new CodecDataConverter(DefaultDataConverter.newDefaultInstance(), codecs, encodeFailures),
+        chain);
   }
 
   @Override

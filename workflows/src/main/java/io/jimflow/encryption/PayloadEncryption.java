@@ -1,6 +1,8 @@
 package io.jimflow.encryption;
 
+import com.google.protobuf.ByteString;
 import io.jimflow.common.JimflowDataConverter;
+import io.temporal.api.common.v1.Payload;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.payload.codec.PayloadCodec;
 import java.nio.file.Path;
@@ -81,17 +83,46 @@ public final class PayloadEncryption {
     return Optional.ofNullable(keyring);
   }
 
-  /** The codecs payloads pass through: the encryption codec, or none. */
+  /**
+   * The codecs payloads pass through: the encryption codec; when off, one that writes payloads
+   * unchanged and refuses encrypted ones with a message saying which setting is missing.
+   */
   public List<PayloadCodec> codecs() {
-    return keyring == null ? List.of() : List.of(new AesGcmPayloadCodec(keyring));
+    return List.of(keyring == null ? new NoKeysCodec() : new AesGcmPayloadCodec(keyring));
   }
 
   /**
    * jimflow's data converter with this encryption: payloads, memos and failure attributes (message,
-   * stack trace) encrypted when on.
+   * stack trace) encrypted when on; exactly the default converter's payloads when off.
    */
   public DataConverter dataConverter() {
-    return JimflowDataConverter.create(codecs());
+    return JimflowDataConverter.create(codecs(), enabled());
+  }
+
+  /** Without keys: payloads pass unchanged, but an encrypted one says what is missing. */
+  private static final class NoKeysCodec implements PayloadCodec {
+    @Override
+    public List<Payload> encode(List<Payload> payloads) {
+      return payloads;
+    }
+
+    @Override
+    public List<Payload> decode(List<Payload> payloads) {
+      for (Payload payload : payloads) {
+        if (AesGcmPayloadCodec.isEncrypted(payload)) {
+          ByteString id = payload.getMetadataMap().get(AesGcmPayloadCodec.KEY_ID);
+          throw new PayloadDecryptionException(
+              "a payload is encrypted"
+                  + (id == null ? "" : " with key '" + id.toStringUtf8() + "'")
+                  + ", but this process has no payload keys; set "
+                  + KEYS_FILE_VARIABLE
+                  + " (or "
+                  + KEYS_VARIABLE
+                  + ") as for the workers");
+        }
+      }
+      return payloads;
+    }
   }
 
   /** One line for start-up logs; names key ids, never keys. */

@@ -155,9 +155,24 @@ class AesGcmPayloadCodecTest {
   @Test
   void withoutKeysTheConverterWritesWhatTheDefaultConverterWrites() {
     DataConverter converter = PayloadEncryption.off().dataConverter();
+    RuntimeException error = ApplicationFailure.newFailure("plain message", "X");
 
     assertThat(converter.toPayload("plain"))
         .isEqualTo(DefaultDataConverter.STANDARD_INSTANCE.toPayload("plain"));
+    assertThat(converter.exceptionToFailure(error).getMessage()).isEqualTo("plain message");
+  }
+
+  @Test
+  void withoutKeysAnEncryptedPayloadSaysWhichSettingIsMissing() {
+    Payload encrypted = codec(NEW).encode(List.of(json("x"))).get(0);
+    DataConverter withoutKeys = PayloadEncryption.off().dataConverter();
+
+    assertThatThrownBy(() -> withoutKeys.fromPayload(encrypted, String.class, String.class))
+        .isInstanceOf(PayloadDecryptionException.class)
+        .hasMessage(
+            "a payload is encrypted with key '2026-11', but this process has no payload keys;"
+                + " set JIMFLOW_PAYLOAD_ENCRYPTION_KEYS_FILE (or JIMFLOW_PAYLOAD_ENCRYPTION_KEYS)"
+                + " as for the workers");
   }
 
   private static AesGcmPayloadCodec codec(String keys) {
