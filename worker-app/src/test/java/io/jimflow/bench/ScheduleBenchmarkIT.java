@@ -6,15 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.TaskQueues;
 import io.jimflow.e2e.E2eEnvironment;
+import io.jimflow.e2e.ManualExecutions;
 import io.jimflow.e2e.TemporalDevServerExtension;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
-import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedules.ScheduleMapper;
@@ -335,15 +333,8 @@ class ScheduleBenchmarkIT {
   private static String runScheduleExecutionId(
       WorkflowClient client, ScheduleDefinition definition) {
     String id = definition.id() + "/manual/" + UUID.randomUUID();
-    ScheduleExecutionWorkflow workflow =
-        client.newWorkflowStub(
-            ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
     ExecutionResult result =
-        workflow.run(new ScheduleExecutionInput(definition, BENCH, TriggerKind.Manual, null));
+        ManualExecutions.newExecution(client, id).run(ManualExecutions.input(definition, BENCH));
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
     return id;
   }

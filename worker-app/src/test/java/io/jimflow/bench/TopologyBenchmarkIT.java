@@ -5,21 +5,17 @@ import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.JimflowSearchAttributes;
-import io.jimflow.common.TaskQueues;
 import io.jimflow.e2e.E2eEnvironment;
+import io.jimflow.e2e.ManualExecutions;
 import io.jimflow.e2e.TopologyEnvironment;
 import io.jimflow.e2e.WorkerProcess;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
-import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;
-import io.temporal.client.WorkflowOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -154,18 +150,7 @@ class TopologyBenchmarkIT {
     for (int i = 0; i < executions; i++) {
       String id = scheduleId + "/" + i;
       starts.add(
-          starters.submit(
-              () ->
-                  WorkflowClient.start(
-                      side.client()
-                              .newWorkflowStub(
-                                  ScheduleExecutionWorkflow.class,
-                                  WorkflowOptions.newBuilder()
-                                      .setWorkflowId(id)
-                                      .setTaskQueue(TaskQueues.SCHEDULES)
-                                      .build())
-                          ::run,
-                      new ScheduleExecutionInput(definition, BENCH, TriggerKind.Manual, null))));
+          starters.submit(() -> ManualExecutions.start(side.client(), id, definition, BENCH)));
     }
     for (Future<?> start : starts) {
       start.get();

@@ -4,14 +4,9 @@ import static io.jimflow.testing.ScheduleBuilders.aSchedule;
 import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
@@ -19,7 +14,6 @@ import io.jimflow.testing.ScheduleBuilders.StepBuilder;
 import io.jimflow.worker.dev.DevServer;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -37,8 +31,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TemporalDevServerExtension.class)
 class CrashRecoveryIT {
-
-  private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
 
   @Test
   void aStepResumesFromItsCheckpointOnAnotherWorkerAfterSigkill(E2eEnvironment env)
@@ -134,16 +126,7 @@ class CrashRecoveryIT {
 
   private static ScheduleExecutionWorkflow start(
       WorkflowClient client, String id, ScheduleDefinition definition) {
-    ScheduleExecutionWorkflow execution =
-        client.newWorkflowStub(
-            ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
-    WorkflowClient.start(
-        execution::run, new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
-    return execution;
+    return ManualExecutions.start(client, id, definition, ManualExecutions.TESTER);
   }
 
   private static ScheduleDefinition schedule(String id, StepBuilder... steps) {

@@ -4,20 +4,14 @@ import static io.jimflow.testing.ScheduleBuilders.aSchedule;
 import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.common.TaskQueues;
 import io.jimflow.data.ExampleDataGenerator;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +37,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DataPlaneCrashIT {
 
   private static final int PEOPLE = 200_000;
-  private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
 
   @Test
   void aFullImportResumesAfterSigkillAndImportsEveryAnchorOnce(E2eEnvironment env)
@@ -74,13 +67,6 @@ class DataPlaneCrashIT {
     WorkerProcess workerA = env.startWorker("data-plane-a", workerEnv);
 
     String id = "data-plane-crash/" + UUID.randomUUID();
-    ScheduleExecutionWorkflow execution =
-        client.newWorkflowStub(
-            ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
     ScheduleDefinition definition =
         aSchedule("data-plane-crash")
             .named("data-plane-crash")
@@ -92,8 +78,8 @@ class DataPlaneCrashIT {
                     // Short, so the killed worker's attempt is noticed within seconds.
                     .heartbeatTimeout(Duration.ofSeconds(5)))
             .definition();
-    WorkflowClient.start(
-        execution::run, new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
+    ScheduleExecutionWorkflow execution =
+        ManualExecutions.start(client, id, definition, ManualExecutions.TESTER);
 
     StepHeartbeats.awaitProcessed(client, id, 20_000, Duration.ofMinutes(5));
     workerA.kill();

@@ -29,7 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -420,16 +420,9 @@ schedules:
     throw new AssertionError("no element with " + field + " = " + value + " in " + array);
   }
 
-  private static void awaitTrue(Supplier<Boolean> condition, String what)
+  private static void awaitTrue(BooleanSupplier condition, String what)
       throws InterruptedException {
-    Instant deadline = Instant.now().plus(PATIENCE);
-    while (Instant.now().isBefore(deadline)) {
-      if (condition.get()) {
-        return;
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("within " + PATIENCE.toSeconds() + " s: " + what);
+    Await.until(condition, what, PATIENCE, Duration.ofMillis(500));
   }
 
   private record Cli(int exit, String out, String err) {}

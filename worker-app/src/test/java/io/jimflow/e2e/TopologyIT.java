@@ -4,17 +4,12 @@ import static io.jimflow.testing.ScheduleBuilders.aSchedule;
 import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.common.TaskQueues;
 import io.jimflow.config.ScheduleDefinitions;
 import io.jimflow.data.ExampleDataGenerator;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
@@ -24,7 +19,6 @@ import io.jimflow.testing.ScheduleBuilders.StepBuilder;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.schedules.Schedule;
 import io.temporal.client.schedules.ScheduleDescription;
@@ -47,7 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -69,8 +63,6 @@ class TopologyIT {
 
   /** Generous: three JVMs, a Temporal server and PostgreSQL share two loaded cores. */
   private static final Duration PATIENCE = Duration.ofMinutes(5);
-
-  private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
 
   @Test
   @Order(1)
@@ -291,16 +283,7 @@ class TopologyIT {
 
   private static ScheduleExecutionWorkflow start(
       WorkflowClient client, String id, ScheduleDefinition definition) {
-    ScheduleExecutionWorkflow execution =
-        client.newWorkflowStub(
-            ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
-    WorkflowClient.start(
-        execution::run, new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
-    return execution;
+    return ManualExecutions.start(client, id, definition, ManualExecutions.TESTER);
   }
 
   private static ScheduleDefinition schedule(String id, StepBuilder... steps) {
@@ -326,16 +309,9 @@ class TopologyIT {
         .heartbeatTimeout(Duration.ofSeconds(10));
   }
 
-  private static void awaitTrue(Supplier<Boolean> condition, String what)
+  private static void awaitTrue(BooleanSupplier condition, String what)
       throws InterruptedException {
-    Instant deadline = Instant.now().plus(PATIENCE);
-    while (Instant.now().isBefore(deadline)) {
-      if (condition.get()) {
-        return;
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("within " + PATIENCE.toSeconds() + " s: " + what);
+    Await.until(condition, what, PATIENCE, Duration.ofMillis(250));
   }
 
   private static String single(Connection connection, String query, String parameter)
