@@ -1,5 +1,6 @@
 package io.jimflow.e2e;
 
+import static io.jimflow.e2e.ManualExecutions.TESTER;
 import static java.net.http.HttpResponse.BodyHandlers.ofString;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,8 +11,6 @@ import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepDefinition;
@@ -22,7 +21,6 @@ import io.jimflow.schedule.StepStatus;
 import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.converter.DefaultDataConverter;
 import java.io.IOException;
@@ -58,7 +56,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TemporalDevServerExtension.class)
 class SecurityIT {
 
-  private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
   private static final String PASSWORD = "correct-horse-battery-" + UUID.randomUUID();
   private static final String KEYS = "e2e-1:" + randomKey();
 
@@ -284,14 +281,7 @@ class SecurityIT {
   private static String start(WorkflowClient client, String name, StepDefinition... steps) {
     ScheduleDefinition definition = definition(name, steps);
     String id = name + "/" + UUID.randomUUID();
-    WorkflowStub stub =
-        client.newUntypedWorkflowStub(
-            ScheduleExecutionWorkflow.TYPE,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
-    stub.start(new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
+    ManualExecutions.start(client, id, definition, TESTER);
     return id;
   }
 

@@ -1,24 +1,18 @@
 package io.jimflow.e2e;
 
+import static io.jimflow.e2e.ManualExecutions.TESTER;
 import static io.jimflow.testing.ScheduleBuilders.aSchedule;
 import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
-import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.StepStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import java.time.Duration;
 import java.util.UUID;
@@ -29,8 +23,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** A cancel reaches a running step of a real worker through its heartbeats, within seconds. */
 @ExtendWith(TemporalDevServerExtension.class)
 class StepCancellationIT {
-
-  private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
 
   @Test
   void aCancelStopsARunningStepWithTheDefaultHeartbeatTimeoutWithinSeconds(E2eEnvironment env)
@@ -45,13 +37,7 @@ class StepCancellationIT {
             .definition();
     String id = "cancel-latency/" + UUID.randomUUID();
     WorkflowStub stub =
-        client.newUntypedWorkflowStub(
-            ScheduleExecutionWorkflow.TYPE,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
-    stub.start(new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
+        WorkflowStub.fromTyped(ManualExecutions.start(client, id, definition, TESTER));
     // Once the first heartbeat is in, the next one waits for the throttle: that is what a cancel
     // meets.
     PendingHeartbeats.await(
