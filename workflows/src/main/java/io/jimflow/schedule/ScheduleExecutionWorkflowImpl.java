@@ -36,6 +36,13 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
 
   private static final Logger log = Workflow.getLogger(ScheduleExecutionWorkflowImpl.class);
 
+  /**
+   * Change id: a step whose cancel could not reach its worker (the worker is dead, so the step
+   * timed out after the cancel) ends Cancelled, not FailedWithError; executions begun before it
+   * keep the earlier outcome.
+   */
+  static final String CANCEL_REACHES_DEAD_WORKER = "step-cancel-reaches-dead-worker";
+
   private ScheduleDefinition definition;
   private ScheduleExecutionInput input;
   private StepGroups plan;
@@ -215,6 +222,15 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       if (cause instanceof CanceledFailure) {
         stepStatus = StepStatus.Cancelled;
         reason = "cancelled";
+      } else if (cause instanceof TimeoutFailure timeout
+          && cancelledBeforeItsTimeout(activityFailure)
+          && cancelReachesDeadWorker()) {
+        // G7: the cancel could not reach a dead worker; the server ends the step by its timeout
+        // and never retries a step whose cancel was requested.
+        stepStatus = StepStatus.Cancelled;
+        reason =
+            "cancelled; its worker did not confirm: "
+                + describeTimeout(step, timeout.getTimeoutType());
       } else if (cause instanceof ApplicationFailure app) {
         reason = app.getOriginalMessage();
         attempts = Math.max(attempts, failedAttempt(app));
@@ -238,6 +254,20 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         && step.runProfile() != null) {
       toAbandon.add(new AbandonStepRequest(request, attempts, stepStatus, reason));
     }
+  }
+
+  /**
+   * True when the step timed out after its cancel was requested: its worker never confirmed the
+   * cancel (it is dead or hangs), and the server does not retry a step whose cancel was requested.
+   */
+  static boolean cancelledBeforeItsTimeout(ActivityFailure failure) {
+    return failure.getCause() instanceof TimeoutFailure
+        && failure.getRetryState() == RetryState.RETRY_STATE_CANCEL_REQUESTED;
+  }
+
+  private static boolean cancelReachesDeadWorker() {
+    return Workflow.getVersion(CANCEL_REACHES_DEAD_WORKER, Workflow.DEFAULT_VERSION, 1)
+        != Workflow.DEFAULT_VERSION;
   }
 
   private static int failedAttempt(ApplicationFailure failure) {
