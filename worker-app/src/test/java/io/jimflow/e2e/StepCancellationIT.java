@@ -30,6 +30,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TemporalDevServerExtension.class)
 class StepCancellationIT {
 
+  private static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(20);
+
   @Test
   void aCancelStopsARunningStepWithTheDefaultHeartbeatTimeoutWithinSeconds(E2eEnvironment env)
       throws Exception {
@@ -81,7 +83,9 @@ class StepCancellationIT {
                 aStep(0, "long count")
                     .executable("count.sh", "600", "0.25")
                     .attempts(3)
-                    .heartbeatTimeout(Duration.ofSeconds(3)),
+                    // Long enough that the cancel is recorded before it passes: the execution's
+                    // next workflow task first waits out the killed worker's sticky queue (5 s).
+                    .heartbeatTimeout(HEARTBEAT_TIMEOUT),
                 aStep(1, "after").executable("count.sh", "2", "0.05"))
             .definition();
     String id = "dead-cancel/" + UUID.randomUUID();
@@ -89,8 +93,18 @@ class StepCancellationIT {
         WorkflowStub.fromTyped(ManualExecutions.start(client, id, definition, TESTER));
     PendingHeartbeats.await(
         client, id, StepHeartbeat.class, h -> true, "a first heartbeat", Duration.ofSeconds(60));
+    long seen = PendingHeartbeats.of(client, id, StepHeartbeat.class).get(0).processed();
     WorkerProcess workerB =
         env.startWorker("dead-cancel-b", Map.of("TEMPORAL_NAMESPACE", namespace));
+    // Kill right after a heartbeat reached the server, so its timeout is a whole HEARTBEAT_TIMEOUT
+    // away and the step cannot be timed out (and retried on worker B) before the cancel is in.
+    PendingHeartbeats.await(
+        client,
+        id,
+        StepHeartbeat.class,
+        h -> h.processed() > seen,
+        "a heartbeat after " + seen,
+        Duration.ofSeconds(60));
 
     workerA.kill();
     stub.cancel();
@@ -105,7 +119,7 @@ class StepCancellationIT {
     assertThat(progress.status()).isEqualTo(ExecutionStatus.Cancelled);
     StepOutcome step = progress.steps().get(0);
     assertThat(step.status()).isEqualTo(StepStatus.Cancelled);
-    assertThat(step.message()).contains("no heartbeat within PT3S");
+    assertThat(step.message()).contains("no heartbeat within " + HEARTBEAT_TIMEOUT);
     assertThat(step.attempts()).as("never re-run").isEqualTo(1);
     assertThat(progress.steps().get(1).status()).isEqualTo(StepStatus.Skipped);
     workerB.terminate(Duration.ofSeconds(30));
