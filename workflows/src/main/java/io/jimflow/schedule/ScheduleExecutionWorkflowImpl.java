@@ -43,6 +43,13 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
    */
   static final String CANCEL_REACHES_DEAD_WORKER = "step-cancel-reaches-dead-worker";
 
+  /**
+   * Change id: a step's {@code timeout} bounds the whole step across attempts (schedule-to-close)
+   * and {@code attemptTimeout} one attempt; executions begun before it bound each attempt by {@code
+   * timeout}.
+   */
+  static final String TIMEOUT_BOUNDS_WHOLE_STEP = "step-timeout-bounds-whole-step";
+
   private ScheduleDefinition definition;
   private ScheduleExecutionInput input;
   private StepGroups plan;
@@ -183,7 +190,12 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
             input.initiator(),
             step);
     StepActivities activities =
-        Workflow.newActivityStub(StepActivities.class, StepOptions.forStep(step));
+        Workflow.newActivityStub(
+            StepActivities.class,
+            StepOptions.forStep(
+                step,
+                Workflow.getVersion(TIMEOUT_BOUNDS_WHOLE_STEP, Workflow.DEFAULT_VERSION, 1)
+                    != Workflow.DEFAULT_VERSION));
     board.started(planned.position(), now());
     running++;
     railStale = true;
@@ -294,7 +306,13 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
 
   private static String describeTimeout(StepDefinition step, TimeoutType type) {
     return switch (type) {
-      case TIMEOUT_TYPE_START_TO_CLOSE -> "timed out after " + StepOptions.timeout(step);
+      case TIMEOUT_TYPE_START_TO_CLOSE ->
+          (step.attemptTimeout() == null ? "timed out after " : "an attempt timed out after ")
+              + StepOptions.attemptTimeout(step);
+      case TIMEOUT_TYPE_SCHEDULE_TO_CLOSE ->
+          "timed out after "
+              + StepOptions.timeout(step)
+              + " (the step's timeout, across all its attempts)";
       case TIMEOUT_TYPE_HEARTBEAT ->
           "lost: no heartbeat within "
               + (step.heartbeatTimeout() == null

@@ -266,6 +266,29 @@ class ScheduleExecutionWorkflowTest {
   }
 
   @Test
+  void aStepsTimeoutBoundsAllItsAttemptsTogether() {
+    steps.on("slow", runsUntil(new CountDownLatch(1), Duration.ofSeconds(30)));
+
+    ExecutionResult result =
+        runToResult(
+            aSchedule("total-timeout")
+                .with(
+                    aStep(0, "slow")
+                        .timeout(Duration.ofSeconds(5))
+                        .attemptTimeout(Duration.ofSeconds(2))
+                        .attempts(10),
+                    aStep(1, "after")));
+
+    StepOutcome slow = outcome(result, "slow");
+    assertThat(slow.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(steps.attempts.get("slow").get())
+        .as("ten attempts of 2 s do not fit into the step's 5 s")
+        .isBetween(1, 3);
+    assertThat(slow.message()).contains("PT5S");
+    assertThat(outcome(result, "after").status()).isEqualTo(StepStatus.Skipped);
+  }
+
+  @Test
   void aFailingStepIsRetriedAndReportsEveryAttempt() {
     steps.on("flaky", fails("connection reset"));
 
