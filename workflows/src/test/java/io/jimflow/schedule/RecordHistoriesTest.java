@@ -6,6 +6,7 @@ import static io.jimflow.schedule.Schedules.schedule;
 import static io.jimflow.schedule.Schedules.step;
 
 import io.jimflow.common.TaskQueues;
+import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.Schedules.ScheduleBuilder;
 import io.temporal.client.WorkflowClient;
@@ -46,8 +47,9 @@ class RecordHistoriesTest {
     env = TestWorkflowEnvironment.newInstance();
     ScheduleExecutionWorkflowTest.registerSearchAttributes(env);
     Worker worker = env.newWorker(TaskQueues.SCHEDULES);
-    worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
-    worker.registerActivitiesImplementations(steps);
+    worker.registerWorkflowImplementationTypes(
+        ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
+    worker.registerActivitiesImplementations(steps, new FakeResourceActivities());
     env.start();
     client = env.getWorkflowClient();
   }

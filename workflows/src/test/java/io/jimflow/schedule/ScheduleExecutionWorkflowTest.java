@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.Schedules.ScheduleBuilder;
 import io.temporal.api.enums.v1.IndexedValueType;
@@ -50,8 +51,9 @@ class ScheduleExecutionWorkflowTest {
     env = TestWorkflowEnvironment.newInstance();
     registerSearchAttributes(env);
     Worker worker = env.newWorker(TaskQueues.SCHEDULES);
-    worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
-    worker.registerActivitiesImplementations(steps);
+    worker.registerWorkflowImplementationTypes(
+        ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
+    worker.registerActivitiesImplementations(steps, new FakeResourceActivities());
     env.start();
     client = env.getWorkflowClient();
   }

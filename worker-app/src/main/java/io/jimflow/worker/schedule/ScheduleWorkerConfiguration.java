@@ -1,5 +1,6 @@
 package io.jimflow.worker.schedule;
 
+import io.jimflow.resource.ResourceActivitiesImpl;
 import io.jimflow.steps.ExecutableRunner;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.StepActivitiesImpl;
@@ -12,7 +13,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The beans of the schedules task queue; application.yaml registers {@code
- * ScheduleExecutionWorkflowImpl} and the {@code stepActivities} bean on it.
+ * ScheduleExecutionWorkflowImpl}, {@code ResourceLockWorkflowImpl} and the {@code stepActivities}
+ * and {@code resourceActivities} beans on it.
  */
 @Configuration
 public class ScheduleWorkerConfiguration {
@@ -36,6 +38,11 @@ public class ScheduleWorkerConfiguration {
   @Bean
   StepActivitiesImpl stepActivities(RunProfileExecutor runProfiles, ExecutableRunner executables) {
     return new StepActivitiesImpl(runProfiles, executables);
+  }
+
+  @Bean
+  ResourceActivitiesImpl resourceActivities(RunProfileExecutor runProfiles) {
+    return new ResourceActivitiesImpl(runProfiles);
   }
 
   static Path resolveAgainstHome(Path path) {
