@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Starts a local PostgreSQL for the store tests: installs Debian's postgresql if missing, starts the
 # cluster and creates the role and database the tests use by default
-# (jdbc:postgresql://localhost:5432/jimflow_test, user jimflow, password jimflow).
+# (jdbc:postgresql://localhost:5432/jimflow_test, user jimflow, password jimflow), the databases of
+# the Temporal server that the topology tests start (temporal_test, temporal_visibility_test), and
+# those scripts/start-temporal-server.sh uses by default (temporal, temporal_visibility), all owned
+# by that role.
 # Idempotent: safe to run again while it is running. Needs root (apt-get, pg_ctlcluster).
 set -euo pipefail
 
@@ -32,8 +35,11 @@ psql_admin() { su postgres -c "psql -p $PORT -v ON_ERROR_STOP=1 -tAc \"$1\""; }
 if [ "$(psql_admin "select 1 from pg_roles where rolname = '$DB_USER'")" != "1" ]; then
   psql_admin "create role $DB_USER login password '$DB_PASSWORD'"
 fi
-if [ "$(psql_admin "select 1 from pg_database where datname = '$DB_NAME'")" != "1" ]; then
-  psql_admin "create database $DB_NAME owner $DB_USER"
-fi
+for database in "$DB_NAME" "${JIMFLOW_TEST_TEMPORAL_DB:-temporal_test}" \
+    "${JIMFLOW_TEST_TEMPORAL_VISIBILITY_DB:-temporal_visibility_test}" temporal temporal_visibility; do
+  if [ "$(psql_admin "select 1 from pg_database where datname = '$database'")" != "1" ]; then
+    psql_admin "create database $database owner $DB_USER"
+  fi
+done
 
 echo "PostgreSQL $VERSION/$CLUSTER online on port $PORT: jdbc:postgresql://localhost:$PORT/$DB_NAME (user $DB_USER)"

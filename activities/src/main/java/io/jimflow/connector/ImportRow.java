@@ -10,6 +10,7 @@ import java.util.Map;
  * @param reference where a person finds it: the anchor, or the file and line of a bad row
  * @param attributes null when {@code errorType} is set
  * @param location where the row is, e.g. "hr.csv line 7"
+ * @param deleted the source reports the object deleted (a delta import); only the anchor is set
  */
 public record ImportRow(
     long position,
@@ -18,7 +19,24 @@ public record ImportRow(
     Map<String, String> attributes,
     String errorType,
     String errorMessage,
-    String location) {
+    String location,
+    boolean deleted) {
+
+  public ImportRow(
+      long position,
+      String reference,
+      String anchor,
+      Map<String, String> attributes,
+      String errorType,
+      String errorMessage,
+      String location) {
+    this(position, reference, anchor, attributes, errorType, errorMessage, location, false);
+  }
+
+  /** An object a delta import reports deleted. */
+  public static ImportRow deletion(long position, String reference, String anchor) {
+    return new ImportRow(position, reference, anchor, null, null, null, reference, true);
+  }
 
   public boolean isError() {
     return errorType != null;

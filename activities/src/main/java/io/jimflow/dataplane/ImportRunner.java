@@ -1,8 +1,7 @@
 package io.jimflow.dataplane;
 
 import io.jimflow.connector.ImportRow;
-import io.jimflow.connector.csv.CsvObjectReader;
-import io.jimflow.connector.csv.CsvSettings;
+import io.jimflow.connector.ObjectSource;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.store.ChangeHistory;
 import io.jimflow.store.ChangeHistory.CsoChange;
@@ -26,7 +25,6 @@ import io.jimflow.sync.ExportChange;
 import io.jimflow.sync.MvoState;
 import io.jimflow.sync.OutboundRule;
 import io.jimflow.sync.SyncEngine;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -34,12 +32,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
- * Full and Delta Import from a CSV file: new objects added, changed ones (by content hash) updated;
- * a full import also marks objects absent from the file as deleted. An import of a system that sync
- * rules export to is a confirming import: it confirms exports it finds applied and queues
- * corrective exports for drift.
+ * Full and Delta Import from an object source (a CSV file, a directory): new objects added, changed
+ * ones (by content hash) updated; a full import also marks objects absent from the file as deleted.
+ * An import of a system that sync rules export to is a confirming import: it confirms exports it
+ * finds applied and queues corrective exports for drift.
  */
 final class ImportRunner {
 
@@ -62,7 +61,7 @@ final class ImportRunner {
     this.engine = engine;
   }
 
-  void run(RunContext run, Path file, ObjectTypeConfig type, CsvSettings settings) {
+  void run(RunContext run, ObjectTypeConfig type, Supplier<ObjectSource> source) {
     List<OutboundRule> exportRules =
         engine.rules().outbound().stream()
             .filter(
@@ -71,7 +70,7 @@ final class ImportRunner {
                         && r.objectType().equals(type.name()))
             .toList();
     if (run.checkpoint.phase().equals(Checkpoint.ROWS)) {
-      try (CsvObjectReader reader = CsvObjectReader.open(file, type.anchor(), settings)) {
+      try (ObjectSource reader = source.get()) {
         reader.skip(run.checkpoint.position());
         List<ImportRow> rows;
         while (!(rows = reader.nextPage(run.profile.pageSize())).isEmpty()) {
@@ -100,8 +99,11 @@ final class ImportRunner {
     String system = run.system.id();
     page.processed = rows.size();
     Map<String, ImportRow> valid = new LinkedHashMap<>();
+    Map<String, ImportRow> deleted = new LinkedHashMap<>();
     for (ImportRow row : rows) {
-      if (row.isError()) {
+      if (row.deleted()) {
+        deleted.put(row.anchor(), row);
+      } else if (row.isError()) {
         page.error(row.reference(), null, row.errorType(), row.errorMessage());
       } else if (valid.containsKey(row.anchor())) {
         page.error(row.reference(), null, "DuplicateAnchor", duplicateMessage(row));
@@ -159,6 +161,16 @@ final class ImportRunner {
     history.recordCsoChanges(connection, run.runId, changes);
     if (!exportRules.isEmpty() && !changedTargets.isEmpty()) {
       confirmAndDetectDrift(connection, run, exportRules, existing, changedTargets, page);
+    }
+    if (!deleted.isEmpty()) {
+      List<CsoRow> gone =
+          connectorSpace
+              .findByAnchors(connection, system, type.name(), deleted.keySet())
+              .values()
+              .stream()
+              .filter(c -> c.state() != CsoState.Obsolete)
+              .toList();
+      applyDeletions(connection, run, gone, page);
     }
     long last = rows.get(rows.size() - 1).position();
     return new Checkpoint(Checkpoint.ROWS, last);
@@ -244,6 +256,20 @@ final class ImportRunner {
     if (absent.isEmpty()) {
       return new Checkpoint(Checkpoint.DELETIONS, 0);
     }
+    applyDeletions(connection, run, absent, page);
+    return new Checkpoint(Checkpoint.ABSENT, absent.get(absent.size() - 1).id());
+  }
+
+  /**
+   * Objects the system no longer has: a deprovisioning's Delete export is confirmed, any other
+   * object is marked obsolete for the synchronisation to disconnect.
+   */
+  private void applyDeletions(
+      Connection connection, RunContext run, List<CsoRow> absent, RunContext.Page page)
+      throws SQLException {
+    if (absent.isEmpty()) {
+      return;
+    }
     Map<Long, List<PendingExportRow>> open =
         pendingExports.findOpenByCso(connection, absent.stream().map(CsoRow::id).toList());
     List<Long> obsolete = new ArrayList<>();
@@ -270,7 +296,6 @@ final class ImportRunner {
     connectorSpace.delete(connection, gone);
     connectorSpace.markObsolete(connection, obsolete);
     history.recordCsoChanges(connection, run.runId, changes);
-    return new Checkpoint(Checkpoint.ABSENT, absent.get(absent.size() - 1).id());
   }
 
   private static String duplicateMessage(ImportRow row) {

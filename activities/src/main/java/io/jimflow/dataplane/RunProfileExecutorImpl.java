@@ -1,7 +1,9 @@
 package io.jimflow.dataplane;
 
 import io.jimflow.connector.ConnectorException;
+import io.jimflow.connector.csv.CsvObjectReader;
 import io.jimflow.connector.csv.CsvSettings;
+import io.jimflow.connector.ldap.LdapUnavailableException;
 import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
@@ -9,6 +11,7 @@ import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.maintenance.SystemOperations;
 import io.jimflow.resource.Resources;
 import io.jimflow.schedule.StepStatus;
+import io.jimflow.secrets.Secrets;
 import io.jimflow.steps.AbandonedRun;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.RunProfileOutcome;
@@ -36,12 +39,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs run profiles for real against the store: Full/Delta Import and Export through the CSV
- * connector, Full/Delta Synchronisation through the sync engine.
+ * Runs run profiles for real against the store: Full/Delta Import and Export through the CSV or the
+ * LDAP connector, Full/Delta Synchronisation through the sync engine.
  *
  * <p>Each run has a run record. Every page (import rows, CSOs, MVO deletions) commits in one
  * transaction with the record's totals and checkpoint, then heartbeats; a retried attempt finds the
@@ -69,8 +73,25 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
    */
   private final SystemOperations systemOperations;
 
+  private final LdapRuns ldap;
+
   public RunProfileExecutorImpl(
       Store store, DataPlaneConfig config, Path baseDirectory, Clock clock) {
+    this(store, config, baseDirectory, clock, Secrets.none(), System::getenv);
+  }
+
+  /**
+   * @param secrets resolves secret references ({@code ${secret:NAME}}) of connector settings on
+   *     this worker
+   * @param environment the worker's environment, for settings written {@code ${env:NAME:-default}}
+   */
+  public RunProfileExecutorImpl(
+      Store store,
+      DataPlaneConfig config,
+      Path baseDirectory,
+      Clock clock,
+      Secrets secrets,
+      Function<String, String> environment) {
     this.store = store;
     this.config = config;
     this.baseDirectory = baseDirectory;
@@ -84,6 +105,9 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     this.imports = new ImportRunner(connectorSpace, metaverse, pendingExports, history, engine);
     this.syncs = new SyncRunner(connectorSpace, metaverse, pendingExports, history, engine, clock);
     this.exports = new ExportRunner(store, pendingExports);
+    this.ldap =
+        new LdapRuns(
+            store, runRecords, connectorSpace, pendingExports, secrets, environment, clock);
     this.systemOperations = new SystemOperations(clock);
   }
 
@@ -98,8 +122,17 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     RunContext context = open(run, system, profile, progress);
     try {
       switch (profile.runType()) {
-        case FullImport, DeltaImport ->
-            imports.run(context, file(profile), objectType(system, profile), settings(system));
+        case FullImport, DeltaImport -> {
+          ObjectTypeConfig type = objectType(system, profile);
+          if (isLdap(system)) {
+            ldap.importRun(context, type, imports);
+          } else {
+            imports.run(
+                context,
+                type,
+                () -> CsvObjectReader.open(file(profile), type.anchor(), settings(system)));
+          }
+        }
         case FullSynchronisation, DeltaSynchronisation -> {
           context.total =
               store.inTransaction(
@@ -109,15 +142,24 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
                           : connectorSpace.countSyncPending(c, system.id()));
           syncs.run(context);
         }
-        case Export ->
+        case Export -> {
+          if (isLdap(system)) {
+            ldap.exportRun(context, objectType(system, profile));
+          } else {
             exports.run(context, file(profile), objectType(system, profile), settings(system));
+          }
+        }
       }
-    } catch (ActivityCompletionException | StoreException e) {
+    } catch (ActivityCompletionException | StoreException | LdapUnavailableException e) {
       // Cancellation or a lost store: the record stays InProgress; a retry resumes it, and the
       // workflow finalizes it if no retry comes.
       throw e;
     } catch (ConnectorException e) {
       return finish(context, RunStatus.FailedWithError, e.getMessage());
+    } catch (ApplicationFailure e) {
+      // A refused secret reference: the run failed and no retry can help.
+      finish(context, RunStatus.FailedWithError, e.getOriginalMessage());
+      throw e;
     } catch (RuntimeException e) {
       log.error("run profile {} of {} failed", profile.name(), system.name(), e);
       return finish(context, RunStatus.CompleteWithError, "unhandled error: " + e);
@@ -317,6 +359,10 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
   private static CsvSettings settings(ConnectedSystemConfig system) {
     String delimiter = system.settings().get("delimiter");
     return delimiter == null ? CsvSettings.DEFAULT : new CsvSettings(delimiter.charAt(0));
+  }
+
+  private static boolean isLdap(ConnectedSystemConfig system) {
+    return "ldap".equals(system.connectorType());
   }
 
   private static SystemCatalog.SystemEntry catalogEntry(ConnectedSystemConfig system) {

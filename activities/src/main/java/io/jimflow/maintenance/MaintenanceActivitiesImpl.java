@@ -19,27 +19,36 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
 
   private static final Logger log = LoggerFactory.getLogger(MaintenanceActivitiesImpl.class);
 
+  /** The failure type of a clear or delete on a worker that does not allow them. */
+  public static final String DESTRUCTIVE_TASKS_DISABLED = "DestructiveMaintenanceDisabled";
+
   private final MaintenanceStore store;
   private final MaintenanceRuns runs;
   private final SystemOperations operations;
   private final MaintenanceSettings settings;
   private final Predicate<String> configuredSystem;
+  private final boolean destructiveTasksEnabled;
 
   /**
    * @param configuredSystem whether the configuration defines a connected system (by id); a system
    *     known to neither it nor the store is refused
+   * @param destructiveTasksEnabled whether this worker clears and deletes connected systems at all
+   *     ({@code jimflow.maintenance.destructive-tasks-enabled}); when not, such a task fails before
+   *     it touches anything, however it was started
    */
   public MaintenanceActivitiesImpl(
       MaintenanceStore store,
       MaintenanceRuns runs,
       SystemOperations operations,
       MaintenanceSettings settings,
-      Predicate<String> configuredSystem) {
+      Predicate<String> configuredSystem,
+      boolean destructiveTasksEnabled) {
     this.store = store;
     this.runs = runs;
     this.operations = operations;
     this.settings = settings;
     this.configuredSystem = configuredSystem;
+    this.destructiveTasksEnabled = destructiveTasksEnabled;
   }
 
   @Override
@@ -124,6 +133,15 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
   @Override
   public void beginSystemOperation(SystemOperationRequest request) {
     String system = request.connectedSystem();
+    if (!destructiveTasksEnabled && request.operation() != SystemOperation.Active) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          request.operation()
+              + " connected system '"
+              + system
+              + "' refused: this worker does not clear or delete connected systems"
+              + " (set jimflow.maintenance.destructive-tasks-enabled=true on the worker to allow it)",
+          DESTRUCTIVE_TASKS_DISABLED);
+    }
     if (!configuredSystem.test(system) && !store.knowsSystem(system)) {
       throw ApplicationFailure.newNonRetryableFailure(
           "unknown connected system '" + system + "': neither configured nor in the store",

@@ -3,6 +3,8 @@ package io.jimflow.steps;
 import io.jimflow.schedule.ExecutablePaths;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepFailures;
+import io.jimflow.secrets.SecretMasker;
+import io.jimflow.secrets.Secrets;
 import io.temporal.failure.ApplicationFailure;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,9 +25,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs an Executable step's program: below an allow-listed root, without a shell, with a minimal
- * environment, its output captured, its process tree killed when the step is cancelled or times
- * out.
+ * Runs an Executable step's program: only one on the worker's {@link ProgramAllowList}, below the
+ * executables root, without a shell, with a minimal environment, its output captured, its process
+ * tree killed when the step is cancelled or times out.
  *
  * <p>A program takes part in monitoring and recovery through stdout lines: {@code ::progress N/M}
  * reports progress (M may be omitted), {@code ::checkpoint TOKEN} records where a retried attempt
@@ -52,34 +54,56 @@ public final class ExecutableRunner {
   private static final Pattern CHECKPOINT = Pattern.compile("^::checkpoint\\s+(\\S.*?)\\s*$");
 
   private final Path root;
+  private final ProgramAllowList programs;
+  private final Containment containment;
   private final Set<String> environmentAllowList;
   private final int outputLimit;
   private final Map<String, String> workerEnvironment;
+  private final Secrets secrets;
 
   /**
+   * A runner with the worker's environment, the default output limit and no secrets.
+   *
    * @param root the executables root ({@code jimflow.steps.executables.root}); every program and
    *     working directory must lie below it, also after resolving symbolic links
+   * @param programs the programs (and arguments) this worker runs at all
    * @param environmentAllowList names of variables a step may set in {@code env} and that are
    *     passed through from the worker's environment
    */
-  public ExecutableRunner(Path root, Set<String> environmentAllowList) {
-    this(root, environmentAllowList, DEFAULT_OUTPUT_LIMIT, System.getenv());
+  public ExecutableRunner(Path root, ProgramAllowList programs, Set<String> environmentAllowList) {
+    this(
+        root,
+        programs,
+        environmentAllowList,
+        DEFAULT_OUTPUT_LIMIT,
+        System.getenv(),
+        Secrets.none(),
+        Containment.detect());
   }
 
   /**
    * @param outputLimit how many characters of output (the tail) the step outcome keeps
    * @param workerEnvironment the worker's environment, from which base and allow-listed variables
    *     are taken
+   * @param secrets resolves {@code ${secret:NAME}} values of a step's {@code env}; the values it
+   *     knows are masked in the program's output and checkpoints
+   * @param containment how programs are kept from outliving their step
    */
   public ExecutableRunner(
       Path root,
+      ProgramAllowList programs,
       Set<String> environmentAllowList,
       int outputLimit,
-      Map<String, String> workerEnvironment) {
+      Map<String, String> workerEnvironment,
+      Secrets secrets,
+      Containment containment) {
     this.root = root;
+    this.programs = programs;
     this.environmentAllowList = Set.copyOf(environmentAllowList);
     this.outputLimit = outputLimit;
     this.workerEnvironment = Map.copyOf(workerEnvironment);
+    this.secrets = secrets;
+    this.containment = containment;
   }
 
   /** How a program ended by itself. */
@@ -98,6 +122,12 @@ public final class ExecutableRunner {
       Map<String, String> jimflowEnv,
       StepProgress progress,
       Duration timeout) {
+    programs
+        .refusal(step.path(), step.args())
+        .ifPresent(
+            refusal -> {
+              throw configurationError(refusal);
+            });
     Path realRoot = realRoot();
     Path program = below(realRoot, step.path(), "path");
     if (!Files.isRegularFile(program) || !Files.isExecutable(program)) {
@@ -112,15 +142,26 @@ public final class ExecutableRunner {
           "workingDirectory '" + step.workingDirectory() + "' is not a directory");
     }
 
-    List<String> command = new ArrayList<>();
-    command.add(program.toString());
-    command.addAll(step.args());
+    List<String> programAndArgs = new ArrayList<>();
+    programAndArgs.add(program.toString());
+    programAndArgs.addAll(step.args());
+    List<String> command;
+    try {
+      command =
+          containment.command(
+              programAndArgs, step.limits(), programs.runAs(step.path(), step.args()));
+    } catch (IllegalStateException e) {
+      throw configurationError(e.getMessage());
+    }
     ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile());
     Map<String, String> env = builder.environment();
     env.clear();
     env.putAll(environment(step, jimflowEnv, progress));
+    if (containment.contains()) {
+      env.put("JIMFLOW_CONTAIN_UNSET", Containment.unsetByHelper(env));
+    }
 
-    Output output = new Output(outputLimit);
+    Output output = new Output(outputLimit, secrets.masker());
     Process process;
     try {
       process = builder.start();
@@ -199,10 +240,21 @@ public final class ExecutableRunner {
         env.put(name, workerEnvironment.get(name));
       }
     }
-    env.putAll(step.env());
+    env.putAll(resolved(step.env()));
     env.putAll(jimflowEnv);
     progress.lastCheckpoint().ifPresent(c -> env.put("JIMFLOW_CHECKPOINT", c));
     return env;
+  }
+
+  private Map<String, String> resolved(Map<String, String> stepEnv) {
+    try {
+      return secrets.resolveAll(stepEnv);
+    } catch (ApplicationFailure e) {
+      if (Secrets.UNKNOWN_SECRET.equals(e.getType())) {
+        throw configurationError("env " + e.getOriginalMessage());
+      }
+      throw e;
+    }
   }
 
   private Path realRoot() {
@@ -276,17 +328,20 @@ public final class ExecutableRunner {
   /** The program's output tail and what it reported through the line protocol. */
   private static final class Output {
     private final int limit;
+    private final SecretMasker masker;
     private final StringBuilder text = new StringBuilder();
     private long dropped;
     private long processed;
     private long total = -1;
     private String checkpoint;
 
-    Output(int limit) {
+    Output(int limit, SecretMasker masker) {
       this.limit = limit;
+      this.masker = masker;
     }
 
-    synchronized void line(String line, boolean stdout) {
+    synchronized void line(String raw, boolean stdout) {
+      String line = masker.mask(raw);
       if (stdout) {
         Matcher progress = PROGRESS.matcher(line);
         if (progress.matches()) {

@@ -11,6 +11,8 @@ import io.jimflow.schedule.StepOptions;
 import io.jimflow.schedule.StepRunRequest;
 import io.jimflow.schedule.StepRunResult;
 import io.jimflow.schedule.StepStatus;
+import io.jimflow.secrets.SecretMasker;
+import io.jimflow.secrets.Secrets;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.activity.ActivityInfo;
@@ -34,10 +36,20 @@ public class StepActivitiesImpl implements StepActivities {
 
   private final RunProfileExecutor runProfiles;
   private final ExecutableRunner executables;
+  private final Secrets secrets;
 
   public StepActivitiesImpl(RunProfileExecutor runProfiles, ExecutableRunner executables) {
+    this(runProfiles, executables, Secrets.none());
+  }
+
+  /**
+   * @param secrets the worker's secrets: every message a step sends back has their values masked
+   */
+  public StepActivitiesImpl(
+      RunProfileExecutor runProfiles, ExecutableRunner executables, Secrets secrets) {
     this.runProfiles = runProfiles;
     this.executables = executables;
+    this.secrets = secrets;
   }
 
   @Override
@@ -50,24 +62,56 @@ public class StepActivitiesImpl implements StepActivities {
     }
     HeartbeatStepProgress progress = new HeartbeatStepProgress(context);
     try {
-      return run(request, progress, attempt, context.getInfo());
+      StepRunResult result = run(request, progress, attempt, context.getInfo());
+      return new StepRunResult(
+          result.status(),
+          result.attempt(),
+          secrets.masker().mask(result.message()),
+          result.stats(),
+          result.runRecordId());
     } catch (ActivityCompletionException e) {
       throw e;
     } catch (ApplicationFailure e) {
+      SecretMasker masker = secrets.masker();
       throw ApplicationFailure.newBuilder()
-          .setMessage(e.getOriginalMessage())
+          .setMessage(masker.mask(e.getOriginalMessage()))
           .setType(e.getType())
           .setNonRetryable(e.isNonRetryable())
-          .setCause(e.getCause())
+          .setCause(masked(e.getCause(), masker))
           .setDetails(new StepFailureDetails(attempt))
           .build();
     } catch (RuntimeException e) {
+      SecretMasker masker = secrets.masker();
       throw ApplicationFailure.newFailureWithCause(
-          "Step '" + request.step().name() + "' failed: " + e,
+          masker.mask("Step '" + request.step().name() + "' failed: " + e),
           StepFailures.STEP_FAILED,
-          e,
+          masked(e, masker),
           new StepFailureDetails(attempt));
     }
+  }
+
+  /**
+   * The cause as it may leave the worker: unchanged when no secret shows in its messages, otherwise
+   * replaced by a masked copy without its own causes, since messages deeper down may hold the value
+   * too.
+   */
+  private static Throwable masked(Throwable cause, SecretMasker masker) {
+    if (cause == null) {
+      return null;
+    }
+    boolean clean = true;
+    int depth = 0;
+    for (Throwable t = cause; t != null && depth < 32; t = t.getCause(), depth++) {
+      String message = t.getMessage();
+      clean &= message == null || message.equals(masker.mask(message));
+    }
+    if (clean) {
+      return cause;
+    }
+    RuntimeException copy =
+        new RuntimeException(masker.mask(cause.getClass().getName() + ": " + cause.getMessage()));
+    copy.setStackTrace(cause.getStackTrace());
+    return copy;
   }
 
   @Override

@@ -135,6 +135,20 @@ public final class ConnectorSpace {
     return ids;
   }
 
+  /**
+   * Gives a provisioned CSO the anchor its system assigned when the object was created (a
+   * directory's entryUUID), replacing the provisional one.
+   */
+  public void updateAnchor(Connection connection, long id, String anchor) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("update cso set anchor = ?, updated_at = ? where id = ?")) {
+      statement.setString(1, anchor);
+      Sql.setInstant(statement, 2, clock.instant());
+      statement.setLong(3, id);
+      statement.executeUpdate();
+    }
+  }
+
   /** Writes new content for changed CSOs and marks them for the next synchronisation. */
   public void update(Connection connection, List<CsoUpdate> updates) throws SQLException {
     if (updates.isEmpty()) {

@@ -112,6 +112,35 @@ public final class PendingExports {
     }
   }
 
+  /** Up to {@code limit} of a system's Pending exports after {@code afterId}, in id order. */
+  public List<PendingExportRow> findPendingAfter(
+      Connection connection, String system, long afterId, int limit) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            SELECT
+                + " where pe.connected_system_id = ? and pe.status = ? and pe.id > ?"
+                + " order by pe.id")) {
+      statement.setString(1, system);
+      statement.setString(2, ExportStatus.Pending.name());
+      statement.setLong(3, afterId);
+      statement.setMaxRows(limit);
+      return rows(statement);
+    }
+  }
+
+  public long countPending(Connection connection, String system) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select count(*) from pending_export where connected_system_id = ? and status = ?")) {
+      statement.setString(1, system);
+      statement.setString(2, ExportStatus.Pending.name());
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    }
+  }
+
   public void markExported(Connection connection, Collection<Long> ids) throws SQLException {
     setStatus(connection, ids, ExportStatus.Exported, "exported_at");
   }

@@ -272,6 +272,51 @@ public final class RunRecords {
     }
   }
 
+  /**
+   * Records where the run reads changes up to; it becomes the start of the next delta import once
+   * this run has completed.
+   */
+  public void saveWatermark(Connection connection, String id, String watermark)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("update run_record set watermark = ? where id = ?")) {
+      statement.setString(1, watermark);
+      statement.setString(2, id);
+      statement.executeUpdate();
+    }
+  }
+
+  /** The watermark this run record saved, if any. */
+  public Optional<String> watermark(Connection connection, String id) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("select watermark from run_record where id = ?")) {
+      statement.setString(1, id);
+      try (ResultSet rows = statement.executeQuery()) {
+        return rows.next() ? Optional.ofNullable(rows.getString(1)) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * The watermark of a system's newest completed run record that has one: where its next delta
+   * import starts. A failed or unfinished run never moves it.
+   */
+  public Optional<String> lastCompletedWatermark(Connection connection, String system)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select watermark from run_record where connected_system_id = ? and watermark is not"
+                + " null and status in (?, ?) order by ended_at desc, created_at desc")) {
+      statement.setString(1, system);
+      statement.setString(2, RunStatus.Complete.name());
+      statement.setString(3, RunStatus.CompleteWithError.name());
+      statement.setMaxRows(1);
+      try (ResultSet rows = statement.executeQuery()) {
+        return rows.next() ? Optional.of(rows.getString(1)) : Optional.empty();
+      }
+    }
+  }
+
   /** A run record's items in the order written; errors first when asked. */
   public List<StoredRunItem> items(
       Connection connection, String id, boolean errorsOnly, boolean errorsFirst, int limit)

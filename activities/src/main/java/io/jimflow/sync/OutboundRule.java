@@ -10,6 +10,8 @@ import java.util.Map;
  * @param flows MVO attribute → target attribute; one of them must fill the target's anchor
  * @param deprovisionOnDeletion whether the target object is deleted when the MVO is deleted or
  *     leaves the scope
+ * @param anchorAssignedByTarget the target assigns the anchor when it creates the object (a
+ *     directory's {@code entryUUID}); until then the object has a provisional anchor
  */
 public record OutboundRule(
     String id,
@@ -19,11 +21,40 @@ public record OutboundRule(
     String mvoType,
     List<Condition> scope,
     List<AttributeFlow> flows,
-    boolean deprovisionOnDeletion) {
+    boolean deprovisionOnDeletion,
+    boolean anchorAssignedByTarget) {
+
+  /** The prefix of provisional anchors, followed by the MVO's id. */
+  public static final String PROVISIONAL_ANCHOR = "provisional:";
 
   public OutboundRule {
     scope = List.copyOf(scope);
     flows = List.copyOf(flows);
+  }
+
+  public OutboundRule(
+      String id,
+      String connectedSystem,
+      String objectType,
+      String anchorAttribute,
+      String mvoType,
+      List<Condition> scope,
+      List<AttributeFlow> flows,
+      boolean deprovisionOnDeletion) {
+    this(
+        id,
+        connectedSystem,
+        objectType,
+        anchorAttribute,
+        mvoType,
+        scope,
+        flows,
+        deprovisionOnDeletion,
+        false);
+  }
+
+  public static boolean isProvisional(String anchor) {
+    return anchor != null && anchor.startsWith(PROVISIONAL_ANCHOR);
   }
 
   public boolean inScope(Map<String, String> mvoAttributes) {

@@ -16,7 +16,8 @@ import java.util.Optional;
  *
  * <p>Pure and deterministic: no I/O, no clock (callers pass "now"), no state besides the rules.
  * Callers look up what a decision needs (joined MVO, join candidates, target state) beforehand.
- * Empty and missing attribute values are the same thing here, as they are in a CSV file.
+ * Empty and missing attribute values are the same thing here, as they are in a CSV file; several
+ * values of one attribute ({@link MultiValue}) compare as a set.
  */
 public final class SyncEngine {
 
@@ -171,7 +172,10 @@ public final class SyncEngine {
     }
     Map<String, String> desired = flowOutbound(rule, mvo.attributes());
     if (target == null || target.deletionPending()) {
-      String anchor = value(desired, rule.anchorAttribute());
+      String anchor =
+          rule.anchorAssignedByTarget()
+              ? OutboundRule.PROVISIONAL_ANCHOR + mvo.id()
+              : value(desired, rule.anchorAttribute());
       if (anchor == null) {
         return new OutboundDecision(
             OutboundDecision.Kind.ERROR,
@@ -276,6 +280,10 @@ public final class SyncEngine {
   }
 
   private static String normalise(String value) {
-    return value == null || value.isEmpty() ? null : value;
+    if (value == null || value.isEmpty()) {
+      return null;
+    }
+    // Several values compare as a set: their order is no difference.
+    return value.contains(MultiValue.SEPARATOR) ? MultiValue.join(MultiValue.split(value)) : value;
   }
 }

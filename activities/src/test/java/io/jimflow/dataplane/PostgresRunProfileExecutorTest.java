@@ -3,10 +3,12 @@ package io.jimflow.dataplane;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The executor's runs on a real PostgreSQL; see {@link TestStores#postgres()} for how to enable.
  */
+@ExtendWith(TestStores.RequiresPostgres.class)
 class PostgresRunProfileExecutorTest extends RunProfileExecutorImplTest {
 
   private TestStores.PostgresStore postgres;

@@ -20,12 +20,11 @@ import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.RunStatus;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.jimflow.testing.SettableClock;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -41,9 +40,12 @@ class RunProfileExecutorImplTest {
 
   @TempDir Path dir;
   Store store;
-  MutableClock clock = new MutableClock(Instant.parse("2026-03-01T02:00:00Z"));
+  SettableClock clock = new SettableClock(Instant.parse("2026-03-01T02:00:00Z"));
   RunProfileExecutorImpl executor;
-  int step;
+  final ProfileRuns runs =
+      new ProfileRuns(
+          "nightly-hr-sync",
+          new Initiator(InitiatorType.Schedule, "nightly-hr-sync", "Nightly HR Sync"));
 
   /** The store the runs use; H2 here, PostgreSQL in {@link PostgresRunProfileExecutorTest}. */
   Store newStore() {
@@ -60,7 +62,9 @@ class RunProfileExecutorImplTest {
 
   @AfterEach
   void tearDown() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   void hrFile(String rows) throws IOException {
@@ -89,15 +93,7 @@ class RunProfileExecutorImplTest {
   }
 
   RunProfileRun run(String system, String profile) {
-    return new RunProfileRun(
-        system,
-        profile,
-        "exec-1",
-        "nightly-hr-sync",
-        step++,
-        system + " - " + profile,
-        new Initiator(InitiatorType.Schedule, "nightly-hr-sync", "Nightly HR Sync"),
-        1);
+    return runs.next(system, profile);
   }
 
   RunProfileOutcome execute(String system, String profile) {
@@ -105,19 +101,11 @@ class RunProfileExecutorImplTest {
   }
 
   List<StoredRunItem> items(RunProfileOutcome outcome) {
-    return store.inTransaction(
-        c -> new RunRecords(clock).items(c, outcome.runRecordId(), false, false, 1_000_000));
+    return ProfileRuns.items(store, clock, outcome);
   }
 
   long count(String sql) {
-    return store.inTransaction(
-        c -> {
-          try (Statement statement = c.createStatement();
-              ResultSet rows = statement.executeQuery(sql)) {
-            rows.next();
-            return rows.getLong(1);
-          }
-        });
+    return ProfileRuns.count(store, sql);
   }
 
   @Test

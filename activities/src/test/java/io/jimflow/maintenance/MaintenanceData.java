@@ -22,6 +22,7 @@ import io.jimflow.sync.DeletionRule;
 import io.jimflow.sync.OutboundRule;
 import io.jimflow.sync.SyncEngine;
 import io.jimflow.sync.SyncRules;
+import io.jimflow.testing.SettableClock;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;

@@ -7,6 +7,7 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.jimflow.testing.SettableClock;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.time.Instant;

@@ -16,6 +16,8 @@ import io.jimflow.steps.RunProfileRun;
 import io.jimflow.steps.StepProgress;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.jimflow.testing.JimflowTestEnvironment;
+import io.jimflow.testing.SettableClock;
 import io.temporal.activity.Activity;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
@@ -55,7 +57,7 @@ class MaintenanceWorkflowsTest {
 
   @BeforeEach
   void open() {
-    env = TestWorkflowEnvironment.newInstance();
+    env = JimflowTestEnvironment.newEnvironment();
     client = env.getWorkflowClient();
     T = Instant.ofEpochMilli(env.currentTimeMillis());
     store = TestStores.h2();
@@ -72,16 +74,21 @@ class MaintenanceWorkflowsTest {
   }
 
   private MaintenanceActivitiesImpl activities() {
+    return activities(true);
+  }
+
+  private MaintenanceActivitiesImpl activities(boolean destructiveTasksEnabled) {
     return new MaintenanceActivitiesImpl(
         new MaintenanceStore(store, MaintenanceData.ENGINE, clock),
         runs,
         operations,
         new MaintenanceSettings(50, null, 1000),
-        id -> List.of("hr", "directory").contains(id));
+        id -> List.of("hr", "directory").contains(id),
+        destructiveTasksEnabled);
   }
 
   private void start(MaintenanceActivities activities) {
-    Worker worker = env.newWorker(TaskQueues.MAINTENANCE);
+    Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.MAINTENANCE);
     worker.registerWorkflowImplementationTypes(
         HousekeepingWorkflowImpl.class,
         HistoryRetentionWorkflowImpl.class,
@@ -212,6 +219,31 @@ class MaintenanceWorkflowsTest {
     assertThat(records(MaintenanceKind.DeleteConnectedSystem))
         .extracting(MaintenanceRun::status)
         .containsExactlyInAnyOrder("FailedWithError", "Complete");
+  }
+
+  @Test
+  void aWorkerThatDoesNotAllowDestructiveTasksRefusesClearAndDeleteAndKeepsTheData() {
+    start(activities(false));
+    data.joinedCso("hr", "7", data.person("7", null));
+    long objects = data.count("select count(*) from cso");
+
+    assertThatThrownBy(
+            () ->
+                stub(ClearConnectedSystemWorkflow.class, "clear-refused")
+                    .run(new SystemMaintenanceInput("hr", true, ADA)))
+        .rootCause()
+        .hasMessageContaining("this worker does not clear or delete connected systems")
+        .hasMessageContaining("jimflow.maintenance.destructive-tasks-enabled");
+    assertThatThrownBy(
+            () ->
+                stub(DeleteConnectedSystemWorkflow.class, "delete-refused")
+                    .run(new SystemMaintenanceInput("hr", false, ADA)))
+        .rootCause()
+        .hasMessageContaining("Deleting connected system 'hr' refused");
+
+    assertThat(data.count("select count(*) from cso")).isEqualTo(objects).isPositive();
+    assertThat(data.count("select count(*) from connected_system where id = 'hr'")).isOne();
+    assertThat(data.count("select count(*) from connected_system_operation")).isZero();
   }
 
   @Test

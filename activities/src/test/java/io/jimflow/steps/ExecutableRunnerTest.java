@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepFailures;
+import io.jimflow.secrets.Secrets;
+import io.jimflow.secrets.WorkerSecrets;
 import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.file.Files;
@@ -13,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,9 +36,12 @@ class ExecutableRunnerTest {
     runner =
         new ExecutableRunner(
             root,
+            ProgramAllowList.anyBelowRoot(),
             Set.of("ALLOWED", "STEP_VAR"),
             400,
-            Map.of("PATH", System.getenv("PATH"), "SECRET", "hunter2", "ALLOWED", "from-worker"));
+            Map.of("PATH", System.getenv("PATH"), "SECRET", "hunter2", "ALLOWED", "from-worker"),
+            Secrets.none(),
+            Containment.detect());
   }
 
   @Test
@@ -209,6 +216,179 @@ class ExecutableRunnerTest {
     assertThat(failure.getType()).isEqualTo(StepFailures.EXECUTABLE_TIMED_OUT);
     assertThat(failure.getOriginalMessage()).contains("ran longer than PT2S and was killed");
     assertAllDead(pids);
+  }
+
+  @Test
+  void aSecretReferenceInEnvReachesTheProgramAndItsValueIsMaskedInTheOutput() {
+    ExecutableRunner withSecrets =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.anyBelowRoot(),
+            Set.of("DB_PASSWORD"),
+            400,
+            Map.of("PATH", System.getenv("PATH")),
+            new WorkerSecrets(
+                Optional.empty(), Map.of("JIMFLOW_SECRET_DB_PASSWORD", "correct-horse")),
+            Containment.detect());
+    Scripts.write(
+        root,
+        "login.sh",
+        "[ \"$DB_PASSWORD\" = correct-horse ] && echo \"logged in with $DB_PASSWORD\"\n"
+            + "echo \"::checkpoint after-$DB_PASSWORD\"");
+    RecordingProgress progress = new RecordingProgress(null);
+
+    ExecutableRunner.Finished finished =
+        withSecrets.run(
+            new ExecutableStep(
+                "login.sh", null, null, Map.of("DB_PASSWORD", "${secret:db-password}")),
+            Map.of(),
+            progress,
+            TIMEOUT);
+
+    assertThat(finished.exitCode()).isZero();
+    assertThat(finished.output()).isEqualTo("logged in with ***");
+    assertThat(progress.lastCheckpoint()).contains("after-***");
+  }
+
+  @Test
+  void anUnknownSecretIsAConfigurationErrorNamingItAndNothingRuns() {
+    Path marker = dir.resolve("ran");
+    Scripts.write(root, "touch.sh", "touch " + marker);
+
+    assertConfigurationError(
+        () ->
+            runner.run(
+                new ExecutableStep("touch.sh", null, null, Map.of("ALLOWED", "${secret:missing}")),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "secret 'missing' is not known");
+    assertThat(marker).doesNotExist();
+  }
+
+  @Test
+  void aProgramOffTheWorkersAllowListIsRefusedAndNeverStarted() {
+    Path marker = dir.resolve("ran");
+    Scripts.write(root, "tools/touch.sh", "touch " + marker);
+    Scripts.write(root, "count.sh", "touch " + marker);
+    ExecutableRunner strict =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.of(
+                List.of(new ProgramAllowList.Rule("count.sh", "\\d+( [0-9.]+)?", null))),
+            Set.of());
+
+    assertConfigurationError(
+        () -> strict.run(step("tools/touch.sh"), Map.of(), new RecordingProgress(null), TIMEOUT),
+        "program not allowed: tools/touch.sh");
+    assertConfigurationError(
+        () ->
+            strict.run(
+                new ExecutableStep("/bin/sh", List.of("-c", "touch " + marker), null, null),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "program not allowed: /bin/sh");
+    assertConfigurationError(
+        () ->
+            strict.run(
+                new ExecutableStep("count.sh", List.of("3", "; rm"), null, null),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "program not allowed: count.sh with these arguments");
+    assertThat(marker).doesNotExist();
+
+    strict.run(
+        new ExecutableStep("./tools/../count.sh", List.of("3", "0.5"), null, null),
+        Map.of(),
+        new RecordingProgress(null),
+        TIMEOUT);
+    assertThat(marker).exists();
+  }
+
+  @Test
+  void anAllowListRuleMustNameAProgramBelowTheRootAndAValidPattern() {
+    assertThatThrownBy(
+            () -> ProgramAllowList.of(List.of(new ProgramAllowList.Rule("/bin/sh", null, null))))
+        .hasMessageContaining("allowed[0].program '/bin/sh' must be relative");
+    assertThatThrownBy(
+            () ->
+                ProgramAllowList.of(List.of(new ProgramAllowList.Rule("a.sh", "(unclosed", null))))
+        .hasMessageContaining("allowed[0].args is not a regular expression");
+  }
+
+  @Test
+  void aCancelledProgramLeavesNothingBehindNotEvenADaemonThatLeftItsSession() throws Exception {
+    Path pids = dir.resolve("pids");
+    Scripts.write(
+        root,
+        "daemon.sh",
+        // Double fork into a new session: the sleeper's parent exits, it is nobody's child.
+        "( setsid sh -c 'sleep 600 & echo $! >> "
+            + pids
+            + "' & )\necho $$ >> "
+            + pids
+            + "\nwait\nsleep 600");
+    RecordingProgress progress = new RecordingProgress(null).cancelAfter(3);
+
+    assertThatThrownBy(() -> runner.run(step("daemon.sh"), Map.of(), progress, TIMEOUT))
+        .isInstanceOf(ActivityCanceledException.class);
+
+    assertAllDead(pids);
+  }
+
+  @Test
+  void aProgramThatEndsTakesTheDaemonsItStartedWithIt() throws Exception {
+    Path pids = dir.resolve("pids");
+    Scripts.write(
+        root,
+        "leaves-daemon.sh",
+        "( setsid sh -c 'sleep 600 & echo $! >> " + pids + "' & )\nsleep 1\necho $$ >> " + pids);
+
+    ExecutableRunner.Finished finished = run("leaves-daemon.sh");
+
+    assertThat(finished.exitCode()).isZero();
+    assertAllDead(pids);
+  }
+
+  @Test
+  void aStepsResourceLimitsApplyToItsProgram() {
+    Scripts.write(root, "limits.sh", "echo \"$(ulimit -t) $(ulimit -v) $(ulimit -n)\"");
+
+    ExecutableRunner.Finished finished =
+        runner.run(
+            new ExecutableStep(
+                "limits.sh", null, null, null, new StepDefinition.Limits(30L, 256L, 64)),
+            Map.of(),
+            new RecordingProgress(null),
+            TIMEOUT);
+
+    assertThat(finished.output()).isEqualTo("30 262144 64");
+  }
+
+  @Test
+  void limitsWithoutTheContainmentHelperAreAConfigurationError() {
+    Scripts.write(root, "limits.sh", "exit 0");
+    ExecutableRunner uncontained =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.anyBelowRoot(),
+            Set.of(),
+            400,
+            Map.of(),
+            Secrets.none(),
+            Containment.none());
+
+    assertConfigurationError(
+        () ->
+            uncontained.run(
+                new ExecutableStep(
+                    "limits.sh", null, null, null, new StepDefinition.Limits(1L, null, null)),
+                Map.of(),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "need python3 on the worker");
   }
 
   private ExecutableRunner.Finished run(String path) {

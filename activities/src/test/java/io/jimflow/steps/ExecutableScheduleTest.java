@@ -1,8 +1,9 @@
 package io.jimflow.steps;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
@@ -13,12 +14,10 @@ import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
-import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
-import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
-import io.temporal.api.enums.v1.IndexedValueType;
+import io.jimflow.testing.JimflowTestEnvironment;
+import io.jimflow.testing.ScheduleBuilders.StepBuilder;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
@@ -27,7 +26,6 @@ import io.temporal.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,13 +40,7 @@ class ExecutableScheduleTest {
 
   @BeforeEach
   void startEnvironment() {
-    env = TestWorkflowEnvironment.newInstance();
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.SCHEDULE_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.STEP_GROUP.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
+    env = JimflowTestEnvironment.newEnvironment();
   }
 
   @AfterEach
@@ -85,16 +77,12 @@ class ExecutableScheduleTest {
   @Test
   void theShippedScriptsRunSequentialAndParallelGroupsWithAToleratedFailure() {
     startWorker(Scripts.shippedRoot());
-    StepDefinition tolerated =
-        new StepDefinition(
-            1,
-            "fail on purpose",
-            null,
-            new ExecutableStep("fail.sh", List.of("4", "no target today"), null, null),
-            true,
-            Duration.ofMinutes(1),
-            new RetrySettings(1, null, null),
-            null);
+    StepBuilder tolerated =
+        aStep(1, "fail on purpose")
+            .executable("fail.sh", "4", "no target today")
+            .continueOnFailure(true)
+            .timeout(Duration.ofMinutes(1))
+            .heartbeatTimeout(null);
 
     ExecutionResult result =
         run(
@@ -154,11 +142,12 @@ class ExecutableScheduleTest {
   }
 
   private void startWorker(Path executablesRoot) {
-    Worker worker = env.newWorker(TaskQueues.SCHEDULES);
+    Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new StepActivitiesImpl(
-            new UnconfiguredRunProfileExecutor(), new ExecutableRunner(executablesRoot, Set.of())));
+            new UnconfiguredRunProfileExecutor(),
+            new ExecutableRunner(executablesRoot, ProgramAllowList.anyBelowRoot(), Set.of())));
     env.start();
   }
 
@@ -179,21 +168,16 @@ class ExecutableScheduleTest {
             definition, new Initiator(InitiatorType.User, "u", "User"), TriggerKind.Manual, null));
   }
 
-  private static ScheduleDefinition definition(StepDefinition... steps) {
-    return new ScheduleDefinition(
-        "scripts", "Scripts", null, true, null, null, null, null, List.of(steps));
+  private static ScheduleDefinition definition(StepBuilder... steps) {
+    return aSchedule("scripts").named("Scripts").with(steps).definition();
   }
 
-  private static StepDefinition executableStep(
+  private static StepBuilder executableStep(
       int index, String name, String path, int attempts, String... args) {
-    return new StepDefinition(
-        index,
-        name,
-        null,
-        new ExecutableStep(path, List.of(args), null, null),
-        null,
-        Duration.ofMinutes(1),
-        new RetrySettings(attempts, Duration.ofSeconds(1), 2.0),
-        Duration.ofSeconds(5));
+    return aStep(index, name)
+        .executable(path, args)
+        .timeout(Duration.ofMinutes(1))
+        .attempts(attempts)
+        .heartbeatTimeout(Duration.ofSeconds(5));
   }
 }

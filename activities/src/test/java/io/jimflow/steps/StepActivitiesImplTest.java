@@ -1,5 +1,6 @@
 package io.jimflow.steps;
 
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -8,8 +9,6 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.StepActivities;
 import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
-import io.jimflow.schedule.StepDefinition.RunProfileStep;
 import io.jimflow.schedule.StepFailureDetails;
 import io.jimflow.schedule.StepFailures;
 import io.jimflow.schedule.StepHeartbeat;
@@ -118,7 +117,8 @@ class StepActivitiesImplTest {
   void aRunProfileStepWithoutADataPlaneIsANonRetryableConfigurationError() {
     env.registerActivitiesImplementations(
         new StepActivitiesImpl(
-            new UnconfiguredRunProfileExecutor(), new ExecutableRunner(root, Set.of())));
+            new UnconfiguredRunProfileExecutor(),
+            new ExecutableRunner(root, ProgramAllowList.anyBelowRoot(), Set.of())));
 
     ActivityFailure failure =
         catchThrowableOfType(
@@ -192,7 +192,9 @@ class StepActivitiesImplTest {
 
   private void register(Path executablesRoot) {
     env.registerActivitiesImplementations(
-        new StepActivitiesImpl(runProfiles, new ExecutableRunner(executablesRoot, Set.of())));
+        new StepActivitiesImpl(
+            runProfiles,
+            new ExecutableRunner(executablesRoot, ProgramAllowList.anyBelowRoot(), Set.of())));
   }
 
   private StepActivities activities() {
@@ -205,22 +207,11 @@ class StepActivitiesImplTest {
   }
 
   private static StepRunRequest executable(String path, String... args) {
-    return request(
-        new StepDefinition(
-            0,
-            "step",
-            null,
-            new ExecutableStep(path, List.of(args), null, null),
-            null,
-            null,
-            null,
-            null));
+    return request(aStep(0, "step").withStepDefaults().executable(path, args).build());
   }
 
   private static StepRunRequest runProfile(String system, String profile) {
-    return request(
-        new StepDefinition(
-            0, "step", new RunProfileStep(system, profile), null, null, null, null, null));
+    return request(aStep(0, "step").withStepDefaults().runProfile(system, profile).build());
   }
 
   private static StepRunRequest request(StepDefinition step) {

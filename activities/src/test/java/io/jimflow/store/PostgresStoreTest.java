@@ -2,8 +2,10 @@ package io.jimflow.store;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The store contract on a real PostgreSQL; see {@link TestStores#postgres()} for how to enable. */
+@ExtendWith(TestStores.RequiresPostgres.class)
 class PostgresStoreTest extends StoreContractTest {
 
   private TestStores.PostgresStore postgres;

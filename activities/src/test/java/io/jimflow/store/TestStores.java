@@ -2,21 +2,25 @@ package io.jimflow.store;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.jimflow.testing.Requirement;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Stores for tests: a fresh in-memory H2 database, or a fresh schema in the test PostgreSQL.
  *
  * <p>PostgreSQL: {@code JIMFLOW_TEST_POSTGRES_URL} (default {@code
  * jdbc:postgresql://localhost:5432/jimflow_test}), {@code JIMFLOW_TEST_POSTGRES_USER} and {@code
- * _PASSWORD} (default jimflow/jimflow); {@code scripts/start-test-postgres.sh} sets one up. When
- * none is reachable the PostgreSQL tests are skipped, except under {@code CI=true}, where they
- * fail.
+ * _PASSWORD} (default jimflow/jimflow); {@code scripts/start-test-postgres.sh} sets one up. Classes
+ * marked {@code @ExtendWith(TestStores.RequiresPostgres.class)} are skipped when none is reachable,
+ * except under {@code CI=true}, where they run and fail.
  */
 public final class TestStores {
 
@@ -27,9 +31,9 @@ public final class TestStores {
         new StoreSettings("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "", 4));
   }
 
-  /** A store in a new schema of the test PostgreSQL; drop it with {@link #dropSchema}. */
+  /** A store in a new schema of the test PostgreSQL; close it to drop the schema. */
   public static PostgresStore postgres() {
-    String url = env("JIMFLOW_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/jimflow_test");
+    String url = postgresUrl();
     String user = env("JIMFLOW_TEST_POSTGRES_USER", "jimflow");
     String password = env("JIMFLOW_TEST_POSTGRES_PASSWORD", "jimflow");
     String schema = "test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
@@ -37,23 +41,57 @@ public final class TestStores {
         Statement statement = connection.createStatement()) {
       statement.execute("create schema " + schema);
     } catch (SQLException e) {
-      String message =
+      fail(
           "PostgreSQL store tests need a PostgreSQL at "
               + url
               + " ("
               + e.getMessage()
               + "). Run scripts/start-test-postgres.sh or set JIMFLOW_TEST_POSTGRES_URL,"
-              + " JIMFLOW_TEST_POSTGRES_USER and JIMFLOW_TEST_POSTGRES_PASSWORD.";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        fail(message);
-      }
-      Assumptions.abort(message);
+              + " JIMFLOW_TEST_POSTGRES_USER and JIMFLOW_TEST_POSTGRES_PASSWORD.");
     }
     String separator = url.contains("?") ? "&" : "?";
     Store store =
         Store.open(
             new StoreSettings(url + separator + "currentSchema=" + schema, user, password, 4));
     return new PostgresStore(store, url, user, password, schema);
+  }
+
+  /**
+   * Why the test PostgreSQL cannot be used, or empty when a connection succeeds (tried once per
+   * test JVM).
+   */
+  static synchronized Optional<String> postgresProblem() {
+    if (postgresProblem == null) {
+      String url = postgresUrl();
+      try (Connection connection =
+          DriverManager.getConnection(
+              url,
+              env("JIMFLOW_TEST_POSTGRES_USER", "jimflow"),
+              env("JIMFLOW_TEST_POSTGRES_PASSWORD", "jimflow"))) {
+        postgresProblem = Optional.empty();
+      } catch (SQLException e) {
+        postgresProblem = Optional.of("no PostgreSQL at " + url + " (" + e.getMessage() + ")");
+      }
+    }
+    return postgresProblem;
+  }
+
+  private static Optional<String> postgresProblem;
+
+  /** Runs a test class only where the test PostgreSQL answers, and always under {@code CI=true}. */
+  public static final class RequiresPostgres implements ExecutionCondition {
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+      return Requirement.evaluate(
+          "PostgreSQL tests",
+          postgresProblem(),
+          "scripts/start-test-postgres.sh, or point JIMFLOW_TEST_POSTGRES_URL, _USER and"
+              + " _PASSWORD at a PostgreSQL");
+    }
+  }
+
+  private static String postgresUrl() {
+    return env("JIMFLOW_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/jimflow_test");
   }
 
   /** A store in its own PostgreSQL schema. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -25,7 +26,19 @@ final class ScriptedHandler implements WorkItemHandler {
   final List<Run> runs = new CopyOnWriteArrayList<>();
   final List<WorkItemFinishedContext> finished = new CopyOnWriteArrayList<>();
   final List<WorkItemRunContext.FinishReason> reasons = new CopyOnWriteArrayList<>();
+
+  /** Counted down when the test ends: handlers still running then return. */
   final CountDownLatch release = new CountDownLatch(1);
+
+  /**
+   * While set, running handlers neither save progress, nor look at shouldFinish, nor return: a long
+   * step between two saves. Tests hold them while they move the server's clock.
+   */
+  private volatile boolean held;
+
+  /** Progress saves of every run so far. */
+  final AtomicInteger steps = new AtomicInteger();
+
   private final Supplier<Instant> clock;
 
   ScriptedHandler(Supplier<Instant> clock) {
@@ -48,6 +61,19 @@ final class ScriptedHandler implements WorkItemHandler {
     }
   }
 
+  void hold() {
+    held = true;
+  }
+
+  void letGo() {
+    held = false;
+  }
+
+  /** Waits a moment; false once the test has ended. */
+  private boolean tick() throws InterruptedException {
+    return !release.await(20, TimeUnit.MILLISECONDS);
+  }
+
   @Override
   public String kind() {
     return KIND;
@@ -65,38 +91,41 @@ final class ScriptedHandler implements WorkItemHandler {
         return WorkItemRunOutcome.done(s.toString());
       }
       case "untilAsked" -> {
+        // Works (a step every 20 ms) until asked to finish or the test ends.
         int doneAt = s.path("doneAt").asInt(Integer.MAX_VALUE);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline) {
+        while (tick()) {
+          if (held) {
+            continue;
+          }
           if (context.shouldFinish()) {
             reasons.add(context.finishReason());
             return WorkItemRunOutcome.stopped(s.toString());
           }
-          s.put("step", s.path("step").asInt() + 1);
-          context.saveProgress(s.toString());
+          save(context, s);
           if (s.path("step").asInt() >= doneAt) {
             return WorkItemRunOutcome.done(s.toString());
           }
-          Thread.sleep(20);
         }
-        throw new IllegalStateException("never asked to finish");
+        throw new IllegalStateException("never asked to finish before the test ended");
       }
       case "successorWhenAsked" -> {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline && !context.shouldFinish()) {
-          s.put("step", s.path("step").asInt() + 1);
-          context.saveProgress(s.toString());
-          Thread.sleep(20);
+        while (tick()) {
+          if (held) {
+            continue;
+          }
+          if (context.shouldFinish()) {
+            break;
+          }
+          save(context, s);
         }
         return WorkItemRunOutcome.successorAt(clock.get().plus(Duration.ofHours(1)), s.toString());
       }
       case "ignore" -> {
         // Keeps saving progress but never looks at shouldFinish: ends only when abandoned.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline && release.getCount() > 0) {
-          s.put("step", s.path("step").asInt() + 1);
-          context.saveProgress(s.toString());
-          Thread.sleep(20);
+        while (tick()) {
+          if (!held) {
+            save(context, s);
+          }
         }
         return WorkItemRunOutcome.stopped(s.toString());
       }
@@ -127,6 +156,12 @@ final class ScriptedHandler implements WorkItemHandler {
       }
       default -> throw new IllegalArgumentException("unknown mode " + mode);
     }
+  }
+
+  private void save(WorkItemRunContext context, ObjectNode s) throws Exception {
+    s.put("step", s.path("step").asInt() + 1);
+    context.saveProgress(s.toString());
+    steps.incrementAndGet();
   }
 
   @Override

@@ -135,11 +135,12 @@ class WorkItemActivitiesImplTest {
     env.setActivityHeartbeatListener(RunCheckpoint.class, beats::add);
     probe.body =
         c -> {
-          // The SDK sends heartbeats at most every 0.8 × heartbeat timeout (here 1.6 s).
+          // The SDK sends heartbeats at most every 0.8 × heartbeat timeout (here 1.6 s): each save
+          // is awaited until it arrives.
           c.saveProgress("{\"n\":1}");
-          Thread.sleep(2000);
+          awaitCheckpoint(beats, "{\"n\":1}");
           c.saveProgress("{\"n\":2}");
-          Thread.sleep(2000);
+          awaitCheckpoint(beats, "{\"n\":2}");
           return WorkItemRunOutcome.done("{\"n\":2}");
         };
     WorkItemActivities shortHeartbeat =
@@ -158,6 +159,17 @@ class WorkItemActivitiesImplTest {
         .filteredOn(java.util.Objects::nonNull)
         .extracting(RunCheckpoint::stateJson)
         .contains("{\"n\":1}", "{\"n\":2}");
+  }
+
+  private static void awaitCheckpoint(List<RunCheckpoint> beats, String stateJson)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (beats.stream().noneMatch(b -> b != null && stateJson.equals(b.stateJson()))) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no heartbeat with " + stateJson + " within 60 s: " + beats);
+      }
+      Thread.sleep(20);
+    }
   }
 
   @Test

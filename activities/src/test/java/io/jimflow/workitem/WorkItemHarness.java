@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
-import io.temporal.api.enums.v1.IndexedValueType;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.api.testservice.v1.LockTimeSkippingRequest;
+import io.temporal.api.testservice.v1.UnlockTimeSkippingRequest;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WithStartWorkflowOperation;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.serviceclient.TestServiceStubs;
+import io.temporal.serviceclient.TestServiceStubsOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
@@ -31,23 +35,23 @@ final class WorkItemHarness implements AutoCloseable {
   final TestWorkflowEnvironment env;
   final WorkflowClient client;
   final ScriptedHandler handler;
+  private final TestServiceStubs testService;
   private final Duration watchInterval;
   private final int runSlots;
   private WorkerFactory runWorkers;
 
   WorkItemHarness(Duration watchInterval, int runSlots) {
-    this.env = TestWorkflowEnvironment.newInstance();
+    this.env = JimflowTestEnvironment.newEnvironment();
     this.client = env.getWorkflowClient();
+    this.testService =
+        TestServiceStubs.newServiceStubs(
+            TestServiceStubsOptions.newBuilder()
+                .setChannel(env.getWorkflowServiceStubs().getRawChannel())
+                .validateAndBuildWithDefaults());
     this.watchInterval = watchInterval;
     this.runSlots = runSlots;
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_STATE.getName(),
-        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_KIND.getName(),
-        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     this.handler = new ScriptedHandler(this::now);
-    Worker manager = env.newWorker(TaskQueues.WORK_ITEMS);
+    Worker manager = JimflowTestEnvironment.newWorker(env, TaskQueues.WORK_ITEMS);
     manager.registerWorkflowImplementationTypes(WorkItemWorkflowImpl.class);
     manager.registerActivitiesImplementations(new WorkItemManagerActivitiesImpl(client));
     env.start();
@@ -76,6 +80,57 @@ final class WorkItemHarness implements AutoCloseable {
 
   Instant now() {
     return Instant.ofEpochMilli(env.currentTimeMillis());
+  }
+
+  /**
+   * Moves the server's clock {@code by} ahead while a run activity is outstanding, firing the
+   * supervision timers that fall due on the way.
+   *
+   * <p>The test server stops its clock from the moment an activity is scheduled until it ends, so
+   * timers of a running item would otherwise pass in real time. This lifts exactly that one hold
+   * for the sleep. The running handlers are held meanwhile, so no run can end (and release its hold
+   * a second time) before the clock stops again; they act on what happened once let go.
+   */
+  void advanceWhileRunning(Duration by) {
+    handler.hold();
+    try {
+      testService.blockingStub().unlockTimeSkipping(UnlockTimeSkippingRequest.getDefaultInstance());
+      try {
+        sleepOnServer(by);
+      } finally {
+        testService.blockingStub().lockTimeSkipping(LockTimeSkippingRequest.getDefaultInstance());
+      }
+    } finally {
+      handler.letGo();
+    }
+  }
+
+  /** Moves the server's clock to the start time of the waiting item {@code guid}. */
+  void advanceToStartOf(String guid) {
+    Duration wait = Duration.between(now(), show(guid).startTime());
+    if (!wait.isNegative()) {
+      sleepOnServer(wait);
+    }
+  }
+
+  /**
+   * {@link TestWorkflowEnvironment#sleep}, failing with the server's time-skipping diagnostics when
+   * the clock has not got there after 60 s of real time (something still holds it).
+   */
+  void sleepOnServer(Duration by) {
+    java.util.concurrent.CompletableFuture<Void> slept =
+        java.util.concurrent.CompletableFuture.runAsync(() -> env.sleep(by));
+    try {
+      slept.get(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError(
+          "the server's clock did not move " + by + " within 60 s:\n" + env.getDiagnostics(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /**
@@ -115,9 +170,12 @@ final class WorkItemHarness implements AutoCloseable {
     return item(guid).show();
   }
 
-  /** Polls the item (real time, no time skipping) until {@code condition} holds. */
+  /**
+   * Polls the item (real time, no time skipping) until {@code condition} holds. Not across a
+   * restart when the test moves the clock afterwards: see {@link #awaitInstance}.
+   */
   WorkItemView awaitView(String guid, Predicate<WorkItemView> condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     WorkItemView last = null;
     while (System.nanoTime() < deadline) {
       try {
@@ -131,7 +189,44 @@ final class WorkItemHarness implements AutoCloseable {
       sleepMillis(20);
     }
     throw new AssertionError(
-        "item " + guid + " never reached the expected condition; last: " + last);
+        "item " + guid + " did not reach the expected condition within 60 s; last: " + last);
+  }
+
+  /** Polls (real time) until {@code condition} holds; fails naming {@code what} after 60 s. */
+  void awaitHandler(String what, java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("waited 60 s for: " + what);
+      }
+      sleepMillis(20);
+    }
+  }
+
+  /**
+   * Waits until instance {@code instance} of {@code guid} has begun in {@code state}, without
+   * querying the item meanwhile: a query that meets the workflow task ending a run
+   * (continue-as-new) leaves the test server's clock held for good, and no timer would fire after
+   * it.
+   */
+  WorkItemView awaitInstance(String guid, int instance, WorkItemState state) {
+    awaitHandler(
+        "WorkItemFinished of " + guid + " instance " + (instance - 1),
+        () -> handler.finishedOf(guid).stream().anyMatch(f -> f.instance() == instance - 1));
+    awaitHandler(
+        guid + " instance " + instance + " to publish " + state,
+        () ->
+            state
+                .name()
+                .equals(
+                    client
+                        .newUntypedWorkflowStub(guid)
+                        .describe()
+                        .getTypedSearchAttributes()
+                        .get(JimflowSearchAttributes.WORK_ITEM_STATE)));
+    WorkItemView view = show(guid);
+    assertThat(view.instance()).isEqualTo(instance);
+    return view;
   }
 
   WorkItemView awaitState(String guid, WorkItemState state) {
@@ -181,6 +276,7 @@ final class WorkItemHarness implements AutoCloseable {
   public void close() {
     handler.release.countDown();
     runWorkers.shutdownNow();
+    testService.shutdownNow();
     env.close();
   }
 }

@@ -32,10 +32,10 @@ class WorkItemInterruptionTest {
     h = new WorkItemHarness(Duration.ofMillis(50), 2);
     h.schedule(h.spec("sd", state("untilAsked", "doneAt", 1_000_000), h.now()));
     h.awaitView("sd", v -> v.state() == Running && !h.handler.runsOf("sd").isEmpty());
-    WorkItemHarness.sleepMillis(300);
+    h.awaitHandler("the run saved progress three times", () -> h.handler.steps.get() >= 3);
 
     h.shutdownRunWorker();
-    WorkItemView waiting = h.awaitView("sd", v -> v.instance() == 2 && v.state() == Queued);
+    WorkItemView waiting = h.awaitInstance("sd", 2, Queued);
     assertThat(states(waiting))
         .containsExactly(
             WaitingForStart,
@@ -101,9 +101,9 @@ class WorkItemInterruptionTest {
     h.schedule(h.spec("busy", state("untilAsked"), h.now()));
     h.awaitState("busy", Running);
     h.schedule(h.spec("waiting", state("complete"), h.now()));
-    WorkItemHarness.sleepMillis(1000);
-    assertThat(h.show("waiting").state()).isEqualTo(Queued);
-    assertThat(h.show("waiting").category()).isEqualTo(WorkItemCategory.WAITING_FOR_EXECUTION);
+    assertThat(h.awaitState("waiting", Queued).category())
+        .isEqualTo(WorkItemCategory.WAITING_FOR_EXECUTION);
+    assertThat(h.handler.runsOf("waiting")).isEmpty();
 
     h.item("busy").cancel(new CancelRequest("free the slot"));
 

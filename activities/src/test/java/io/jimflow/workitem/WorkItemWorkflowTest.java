@@ -2,10 +2,13 @@ package io.jimflow.workitem;
 
 import static io.jimflow.workitem.ScriptedHandler.state;
 import static io.jimflow.workitem.WorkItemHarness.states;
+import static io.jimflow.workitem.WorkItemRunContext.FinishReason.MAX_RUN_TIME;
 import static io.jimflow.workitem.WorkItemState.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.client.WorkflowUpdateException;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,7 +54,7 @@ class WorkItemWorkflowTest {
   @Test
   void anItemWithoutStartTimeStaysSuspendedUntilChangeStartTimeWakesIt() {
     h.schedule(h.spec("s", state("complete", "keep", "me"), null));
-    h.env.sleep(Duration.ofDays(3));
+    h.sleepOnServer(Duration.ofDays(3));
     WorkItemView asleep = h.show("s");
     assertThat(asleep.state()).isEqualTo(Suspended);
     assertThat(h.handler.runsOf("s")).isEmpty();
@@ -72,7 +75,7 @@ class WorkItemWorkflowTest {
     Instant now = h.now();
     h.schedule(h.spec("m", state("complete"), now.plus(Duration.ofHours(1))));
     h.item("m").changeStartTime(new StartTimeChange(now.plus(Duration.ofHours(5))));
-    h.env.sleep(Duration.ofHours(2));
+    h.sleepOnServer(Duration.ofHours(2));
     assertThat(h.show("m").state()).isEqualTo(WaitingForStart);
     assertThat(h.handler.runsOf("m")).isEmpty();
 
@@ -175,16 +178,25 @@ class WorkItemWorkflowTest {
     assertThat(h.show("own").state()).isEqualTo(Running);
   }
 
-  // The in-memory server holds its clock while an activity runs, so supervision tests use seconds.
+  // Supervision: the server's clock stands still while a run is outstanding, so these tests move it
+  // themselves (advanceWhileRunning) and hold the handlers meanwhile; every transition then happens
+  // at the moment the supervision rules name, whatever the machine's speed.
 
   @Test
   void anItemPastItsMaxRunTimeTimesOutAndRetriesUntilItsRestartsAreUsedUp() {
     WorkItemSpec spec =
         h.spec("t", state("untilAsked"), h.now())
-            .withRunTimes(Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofSeconds(5))
-            .withRestarts(1, Duration.ofSeconds(1));
+            .withRunTimes(Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofMinutes(5))
+            .withRestarts(1, Duration.ofMinutes(20));
 
     h.schedule(spec);
+    awaitRunning("t", 1);
+    h.advanceWhileRunning(Duration.ofMinutes(30));
+    h.awaitHandler("the first run was asked to finish", () -> h.handler.reasons.size() == 1);
+    h.awaitInstance("t", 2, WaitingForStart);
+    h.advanceToStartOf("t");
+    awaitRunning("t", 2);
+    h.advanceWhileRunning(Duration.ofMinutes(30));
     WorkItemView end = h.result("t");
 
     assertThat(states(end))
@@ -203,49 +215,46 @@ class WorkItemWorkflowTest {
     assertThat(end.state()).isEqualTo(Timeout);
     assertThat(end.instance()).isEqualTo(2);
     assertThat(end.restartsUsed()).isEqualTo(1);
-    assertThat(h.handler.reasons).containsOnly(WorkItemRunContext.FinishReason.MAX_RUN_TIME);
+    assertThat(h.handler.reasons).containsExactly(MAX_RUN_TIME, MAX_RUN_TIME);
     assertThat(h.handler.finishedOf("t"))
         .extracting(WorkItemFinishedContext::finalState, WorkItemFinishedContext::restartFollows)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(Timeout, true),
-            org.assertj.core.groups.Tuple.tuple(Timeout, false));
+        .containsExactly(tuple(Timeout, true), tuple(Timeout, false));
     // The retry continued from the progress the first instance saved.
     assertThat(ScriptedHandler.step(h.handler.runsOf("t").get(1).stateAtStart())).isPositive();
-    WorkItemTransition running =
-        end.log().stream().filter(x -> x.to() == Running).findFirst().orElseThrow();
-    WorkItemTransition asked =
-        end.log().stream().filter(x -> x.to() == CancellingBySystem).findFirst().orElseThrow();
-    assertThat(Duration.between(running.at(), asked.at()))
-        .isBetween(Duration.ofSeconds(2), Duration.ofSeconds(4));
-    WorkItemTransition retry =
-        end.log().stream().filter(x -> x.to() == TimeoutRetry).findFirst().orElseThrow();
-    WorkItemTransition queuedAgain =
-        end.log().stream()
-            .filter(x -> x.to() == Queued && x.instance() == 2)
-            .findFirst()
-            .orElseThrow();
-    assertThat(Duration.between(retry.at(), queuedAgain.at()))
-        .isBetween(Duration.ofSeconds(1), Duration.ofMillis(2250));
+    for (int instance = 1; instance <= 2; instance++) {
+      assertThat(between(end, instance, Running, CancellingBySystem))
+          .as("asked to finish at the max run time, instance %d", instance)
+          .isBetween(Duration.ofMinutes(30), onTime(Duration.ofMinutes(30)));
+    }
+    // The retry delay of 20 minutes plus its jitter of up to a quarter.
+    assertThat(Duration.between(first(end, 1, TimeoutRetry).at(), first(end, 2, Queued).at()))
+        .isBetween(Duration.ofMinutes(20), onTime(Duration.ofMinutes(25)));
   }
 
   @Test
   void anItemThatIgnoresShouldFinishIsKilledAfterTheGracePeriodAndStillFinished() {
     WorkItemSpec spec =
         h.spec("k", state("ignore"), h.now())
-            .withRunTimes(Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofSeconds(2));
+            .withRunTimes(Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofMinutes(5));
 
     h.schedule(spec);
+    awaitRunning("k", 1);
+    h.advanceWhileRunning(Duration.ofMinutes(30));
+    h.awaitState("k", CancellingBySystem);
+    h.advanceWhileRunning(Duration.ofMinutes(4));
+    assertThat(h.show("k").state())
+        .as("still within its grace period")
+        .isEqualTo(CancellingBySystem);
+    h.advanceWhileRunning(Duration.ofMinutes(1));
     WorkItemView end = h.result("k");
 
     assertThat(states(end))
         .containsExactly(WaitingForStart, Queued, Running, CancellingBySystem, Killed);
-    WorkItemTransition asked =
-        end.log().stream().filter(t -> t.to() == CancellingBySystem).findFirst().orElseThrow();
-    WorkItemTransition killed =
-        end.log().stream().filter(t -> t.to() == Killed).findFirst().orElseThrow();
-    assertThat(Duration.between(asked.at(), killed.at()))
-        .isBetween(Duration.ofSeconds(2), Duration.ofSeconds(4));
-    assertThat(killed.note()).contains("attempt abandoned");
+    assertThat(between(end, 1, Running, CancellingBySystem))
+        .isBetween(Duration.ofMinutes(30), onTime(Duration.ofMinutes(30)));
+    assertThat(between(end, 1, CancellingBySystem, Killed))
+        .isBetween(Duration.ofMinutes(5), onTime(Duration.ofMinutes(5)));
+    assertThat(first(end, 1, Killed).note()).contains("attempt abandoned");
     assertThat(h.handler.finishedOf("k"))
         .singleElement()
         .satisfies(f -> assertThat(f.finalState()).isEqualTo(Killed));
@@ -303,12 +312,12 @@ class WorkItemWorkflowTest {
   @Test
   void aRecurringItemReschedulesAndItsSuccessorWaitsForItsStartTime() {
     h.schedule(h.spec("rec", state("recurring", "stopAfter", 3, "everySeconds", 3600), h.now()));
-    h.awaitView("rec", v -> v.instance() == 2 && v.state() == WaitingForStart);
+    h.awaitInstance("rec", 2, WaitingForStart);
     assertThat(h.handler.runsOf("rec")).hasSize(1);
-    h.env.sleep(Duration.ofMinutes(61));
-    h.awaitView("rec", v -> v.instance() == 3 && v.state() == WaitingForStart);
+    h.sleepOnServer(Duration.ofMinutes(61));
+    h.awaitInstance("rec", 3, WaitingForStart);
     assertThat(h.handler.runsOf("rec")).hasSize(2);
-    h.env.sleep(Duration.ofMinutes(61));
+    h.sleepOnServer(Duration.ofMinutes(61));
 
     WorkItemView end = h.result("rec");
 
@@ -347,8 +356,10 @@ class WorkItemWorkflowTest {
     h.awaitState("first", Running);
     h.schedule(h.spec("second", state("complete"), h.now()).withPredecessor("first"));
     h.awaitState("second", WaitingForPredecessor);
-    WorkItemHarness.sleepMillis(500);
-    assertThat(h.show("second").state()).isEqualTo(WaitingForPredecessor);
+    h.advanceWhileRunning(WorkItemWorkflowImpl.PREDECESSOR_POLL.multipliedBy(3));
+    assertThat(h.show("second").state())
+        .as("still waiting after three looks at the running predecessor")
+        .isEqualTo(WaitingForPredecessor);
 
     h.item("first").cancel(new CancelRequest("make way"));
     WorkItemView end = h.result("second");
@@ -401,9 +412,10 @@ class WorkItemWorkflowTest {
   void anItemAskedToFinishByItsMaxRunTimeMayPlanASuccessorInsteadOfTimingOut() {
     h.schedule(
         h.spec("plan", state("successorWhenAsked"), h.now())
-            .withRunTimes(Duration.ofMinutes(1), Duration.ofSeconds(2), Duration.ofSeconds(10)));
-    WorkItemView waiting =
-        h.awaitView("plan", v -> v.instance() == 2 && v.state() == WaitingForStart);
+            .withRunTimes(Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofMinutes(5)));
+    awaitRunning("plan", 1);
+    h.advanceWhileRunning(Duration.ofMinutes(30));
+    WorkItemView waiting = h.awaitInstance("plan", 2, WaitingForStart);
     h.item("plan").cancel(new CancelRequest("enough"));
 
     WorkItemView end = h.result("plan");
@@ -430,14 +442,18 @@ class WorkItemWorkflowTest {
   void aCancelledItemThatIgnoresTheRequestIsKilledAfterTheGracePeriod() {
     h.schedule(
         h.spec("deaf", state("ignore"), h.now())
-            .withRunTimes(Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofSeconds(2)));
-    h.awaitState("deaf", Running);
+            .withRunTimes(Duration.ofMinutes(10), Duration.ofHours(1), Duration.ofMinutes(5)));
+    awaitRunning("deaf", 1);
     h.item("deaf").cancel(new CancelRequest("stop"));
+    h.awaitState("deaf", CancellingByUser);
+    h.advanceWhileRunning(Duration.ofMinutes(5));
 
     WorkItemView end = h.result("deaf");
 
     assertThat(states(end))
         .containsExactly(WaitingForStart, Queued, Running, CancellingByUser, Killed);
+    assertThat(between(end, 1, CancellingByUser, Killed))
+        .isBetween(Duration.ofMinutes(5), onTime(Duration.ofMinutes(5)));
     assertThat(h.handler.finishedOf("deaf"))
         .singleElement()
         .satisfies(f -> assertThat(f.finalState()).isEqualTo(Killed));
@@ -470,7 +486,34 @@ class WorkItemWorkflowTest {
     h.item("rp").cancel(new CancelRequest("replay me"));
     h.result("rp");
 
-    io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(
-        h.client.fetchHistory("rp"), WorkItemWorkflowImpl.class);
+    JimflowTestEnvironment.replay(h.client.fetchHistory("rp"), WorkItemWorkflowImpl.class);
+  }
+
+  private void awaitRunning(String guid, int instance) {
+    h.awaitView(guid, v -> v.instance() == instance && v.state() == Running);
+    h.awaitHandler(
+        guid + " instance " + instance + " started its handler",
+        () -> h.handler.runsOf(guid).size() >= instance);
+  }
+
+  private static WorkItemTransition first(WorkItemView view, int instance, WorkItemState to) {
+    return view.log().stream()
+        .filter(t -> t.instance() == instance && t.to() == to && t.from() != to)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("instance " + instance + " never became " + to));
+  }
+
+  private static Duration between(
+      WorkItemView view, int instance, WorkItemState from, WorkItemState to) {
+    return Duration.between(first(view, instance, from).at(), first(view, instance, to).at());
+  }
+
+  /**
+   * The latest a transition due after {@code due} may be logged: between the timer that fires at
+   * the due moment and the workflow task that logs the transition, the server's clock runs on in
+   * real time.
+   */
+  private static Duration onTime(Duration due) {
+    return due.plusSeconds(59);
   }
 }

@@ -6,6 +6,7 @@ import io.jimflow.client.JimflowConnectionException;
 import io.jimflow.client.NotFoundException;
 import io.jimflow.config.tree.ConfigException;
 import io.jimflow.schedules.ScheduleConflictException;
+import io.temporal.payload.codec.PayloadCodecException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -47,10 +48,27 @@ abstract class ClientCommand implements Callable<Integer> {
     } catch (JimflowConnectionException | ExecutionAlreadyRunningException e) {
       err().println("jimflow: " + e.getMessage());
       return JimflowCli.ENDED_BADLY;
+    } catch (RuntimeException e) {
+      // The SDK wraps a codec's refusal (a missing or wrong payload key) in its own exceptions.
+      PayloadCodecException unreadable = codecFailure(e);
+      if (unreadable == null) {
+        throw e;
+      }
+      err().println("jimflow: cannot read what Temporal holds: " + unreadable.getMessage());
+      return JimflowCli.ENDED_BADLY;
     } finally {
       out().flush();
       err().flush();
     }
+  }
+
+  private static PayloadCodecException codecFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof PayloadCodecException codec) {
+        return codec;
+      }
+    }
+    return null;
   }
 
   /** Validates input before connecting; returns an exit code to stop, or null to go on. */

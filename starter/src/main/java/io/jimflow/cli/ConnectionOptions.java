@@ -41,6 +41,11 @@ public class ConnectionOptions {
       description = "API key, sent over TLS (env TEMPORAL_API_KEY).")
   String apiKey;
 
+  @Option(
+      names = "--verbose",
+      description = "On failure, print the stack trace after the one-line message.")
+  boolean verbose;
+
   ConnectionSettings settings() {
     return new ConnectionSettings(address, namespace, tlsCert, tlsKey, apiKey);
   }

@@ -7,8 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "data",
     description = "Example identity data for the connected systems.",
-    mixinStandardHelpOptions = true,
-    subcommands = {DataGenerateCommand.class})
+    mixinStandardHelpOptions = true)
 public class DataCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -155,23 +155,64 @@ public class DataGenerateCommand implements Callable<Integer> {
     }
   }
 
-  /** A one-line bar on stderr, redrawn at each whole percent. */
+  /**
+   * Progress on stderr: on a terminal a one-line bar redrawn at each whole percent; elsewhere (a
+   * log file, a pipe) a plain line at most every {@link #LINE_INTERVAL}, and one at the end.
+   */
   static final class ProgressBar {
+    static final java.time.Duration LINE_INTERVAL = java.time.Duration.ofSeconds(5);
     private static final int WIDTH = 40;
     private final PrintWriter err;
     private final long total;
     private final boolean enabled;
+    private final boolean terminal;
+    private final java.util.function.LongSupplier nanoTime;
     private int shown = -1;
+    private long written;
+    private long lastLineAt;
 
     ProgressBar(PrintWriter err, long total, boolean enabled) {
+      this(err, total, enabled, stderrIsTerminal(), System::nanoTime);
+    }
+
+    ProgressBar(
+        PrintWriter err,
+        long total,
+        boolean enabled,
+        boolean terminal,
+        java.util.function.LongSupplier nanoTime) {
       this.err = err;
       this.total = total;
       this.enabled = enabled;
+      this.terminal = terminal;
+      this.nanoTime = nanoTime;
+      this.lastLineAt = nanoTime.getAsLong();
+    }
+
+    /**
+     * Whether stderr is a terminal: {@code ./jimflow} tells ({@code -Djimflow.stderr.tty});
+     * otherwise whether the JVM has a console at all.
+     */
+    static boolean stderrIsTerminal() {
+      String told = System.getProperty("jimflow.stderr.tty");
+      return told != null ? Boolean.parseBoolean(told) : System.console() != null;
     }
 
     void update(long written) {
+      this.written = written;
+      if (!enabled) {
+        return;
+      }
+      if (!terminal) {
+        long now = nanoTime.getAsLong();
+        if (now - lastLineAt >= LINE_INTERVAL.toNanos()) {
+          lastLineAt = now;
+          line();
+        }
+        return;
+      }
       int percent = (int) (written * 100 / total);
-      if (!enabled || percent == shown) {
+      if (percent == shown) {
         return;
       }
       shown = percent;
@@ -188,9 +229,20 @@ public class DataGenerateCommand implements Callable<Integer> {
     }
 
     void done() {
-      if (enabled) {
-        err.println();
+      if (!enabled) {
+        return;
       }
+      if (terminal) {
+        err.println();
+      } else {
+        line();
+      }
+    }
+
+    private void line() {
+      err.printf(
+          Locale.ROOT, "%,d/%,d people (%d%%)%n", written, total, (int) (written * 100 / total));
+      err.flush();
     }
   }
 }

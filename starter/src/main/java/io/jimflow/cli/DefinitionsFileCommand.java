@@ -1,6 +1,7 @@
 package io.jimflow.cli;
 
 import io.jimflow.config.ScheduleDefinitions;
+import io.jimflow.config.ScheduleFile;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedules.SchedulePlan;
 import java.nio.file.Path;
@@ -24,13 +25,18 @@ abstract class DefinitionsFileCommand extends ClientCommand {
 
   List<ScheduleDefinition> definitions;
 
+  /** The scope the file owns: its {@code scope:} key, or else its base name. */
+  String scope;
+
   DefinitionsFileCommand(ClientFactory clients) {
     super(clients);
   }
 
   @Override
   Integer checkInput() {
-    definitions = ScheduleDefinitions.load(file);
+    ScheduleFile loaded = ScheduleDefinitions.loadFile(file);
+    definitions = loaded.definitions();
+    scope = loaded.scope();
     return null;
   }
 
@@ -38,6 +44,7 @@ abstract class DefinitionsFileCommand extends ClientCommand {
     if (json) {
       Map<String, Object> document = new LinkedHashMap<>();
       document.put("file", file.toString());
+      document.put("scope", plan.scope());
       document.put(
           "changes",
           plan.changes().stream()
@@ -51,12 +58,24 @@ abstract class DefinitionsFileCommand extends ClientCommand {
                   })
               .toList());
       document.put("unchanged", plan.unchanged());
-      document.put("conflicts", plan.conflicts());
+      document.put(
+          "conflicts",
+          plan.conflicts().stream()
+              .map(
+                  c -> {
+                    Map<String, Object> conflict = new LinkedHashMap<>();
+                    conflict.put("id", c.id());
+                    conflict.put("ownerScope", c.owner());
+                    conflict.put("message", c.describe());
+                    return conflict;
+                  })
+              .toList());
       out().println(Json.write(document));
       return;
     }
-    for (String conflict : plan.conflicts()) {
-      out().println("  ! " + conflict + " exists but was not created by jimflow (left alone)");
+    out().println("Scope: " + plan.scope());
+    for (SchedulePlan.Conflict conflict : plan.conflicts()) {
+      out().println("  ! " + conflict.describe());
     }
     if (!plan.hasChanges()) {
       out()

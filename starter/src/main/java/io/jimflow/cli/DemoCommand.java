@@ -79,6 +79,9 @@ public class DemoCommand extends DefinitionsFileCommand {
           "The delta sync schedule run after a few HR rows changed (default ${DEFAULT-VALUE}).")
   String deltaScheduleId;
 
+  /** The scope of the schedules the demo deploys, whatever the file says. */
+  static final String DEMO_SCOPE = "demo";
+
   /** How many HR people the demo changes before the delta sync. */
   static final int CHANGED_PEOPLE = 3;
 
@@ -97,7 +100,26 @@ public class DemoCommand extends DefinitionsFileCommand {
     ScheduleDefinition script = definition(scheduleId);
     ScheduleDefinition sync = skipSync ? null : definition(syncScheduleId);
     ScheduleDefinition delta = skipSync ? null : definition(deltaScheduleId);
-    SchedulePlan plan = client.applySchedules(definitions);
+    // The demo owns its own scope: an operator's schedules elsewhere stay exactly as they are, and
+    // an example id another scope owns is run from the file but left deployed as that scope has it.
+    List<String> otherScopes =
+        client.planSchedules(DEMO_SCOPE, definitions).conflicts().stream()
+            .filter(c -> c.owner() != null)
+            .map(SchedulePlan.Conflict::id)
+            .toList();
+    out()
+        .println(
+            "The demo deploys only its own schedules, in scope '"
+                + DEMO_SCOPE
+                + "'; schedules of other scopes are left as they are.");
+    otherScopes.forEach(
+        id ->
+            out()
+                .println(
+                    "  (" + id + " belongs to another scope; the demo leaves it deployed as is)"));
+    SchedulePlan plan =
+        client.applySchedules(
+            DEMO_SCOPE, definitions.stream().filter(d -> !otherScopes.contains(d.id())).toList());
     printPlan(plan, "Applied " + file + ":");
     if (!client.hasWorker(TaskQueues.SCHEDULES)) {
       err()

@@ -7,12 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "executions",
     mixinStandardHelpOptions = true,
-    description = "List, show and cancel schedule executions.",
-    subcommands = {
-      ExecutionListCommand.class,
-      ExecutionShowCommand.class,
-      ExecutionCancelCommand.class
-    })
+    description = "List, show and cancel schedule executions.")
 public class ExecutionsCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -7,8 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "housekeeping",
     description = "Housekeeping: deletes metaverse objects whose deletion grace period has passed.",
-    mixinStandardHelpOptions = true,
-    subcommands = {HousekeepingRunCommand.class})
+    mixinStandardHelpOptions = true)
 public class HousekeepingCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -32,14 +32,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "items",
     description = "Work items: schedule, start-time, cancel, show, list.",
-    mixinStandardHelpOptions = true,
-    subcommands = {
-      ItemsCommand.Schedule.class,
-      ItemsCommand.StartTime.class,
-      ItemsCommand.Cancel.class,
-      ItemsCommand.Show.class,
-      ItemsCommand.ListItems.class
-    })
+    mixinStandardHelpOptions = true)
 public class ItemsCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -1,5 +1,9 @@
 package io.jimflow.cli;
 
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Predicate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,18 +25,7 @@ import picocli.CommandLine.Command;
       "Exit codes: 0 success, 1 the work ran and ended badly, 2 bad input or usage.",
       "Server: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE."
     },
-    subcommands = {
-      CommandLine.HelpCommand.class,
-      SchedulesCommand.class,
-      RunCommand.class,
-      ExecutionsCommand.class,
-      ItemsCommand.class,
-      DemoCommand.class,
-      SystemsCommand.class,
-      HousekeepingCommand.class,
-      DataCommand.class,
-      RunsCommand.class
-    })
+    subcommands = CommandLine.HelpCommand.class)
 public class JimflowCli implements Runnable {
 
   public static final int OK = 0;
@@ -52,14 +45,39 @@ public class JimflowCli implements Runnable {
 
   /** The command line with commands that obtain their Temporal client from {@code clients}. */
   public static CommandLine commandLine(ClientFactory clients) {
+    return commandLine(clients, name -> true);
+  }
+
+  /**
+   * The command line for one invocation: only the commands that {@code args} name are built in full
+   * (see {@link CommandTree}).
+   */
+  static CommandLine commandLine(ClientFactory clients, String... args) {
+    Set<String> named = new HashSet<>(Arrays.asList(args));
+    return commandLine(clients, named::contains);
+  }
+
+  private static CommandLine commandLine(ClientFactory clients, Predicate<String> named) {
     // picocli's defaults already match: usage errors exit 2, exceptions exit 1.
-    return new CommandLine(new JimflowCli(), new CliFactory(clients))
-        .setCaseInsensitiveEnumValuesAllowed(true);
+    CommandLine root = new CommandLine(new JimflowCli(), new CliFactory(clients));
+    CommandTree.addSubcommands(root, JimflowCli.class, named);
+    return root.setCaseInsensitiveEnumValuesAllowed(true)
+        .setExecutionExceptionHandler(new FailureReport());
   }
 
   public static void main(String[] args) {
-    CliLogging.quiet();
-    System.exit(commandLine().execute(args));
+    CommandLine cli = commandLine(io.jimflow.client.JimflowClient::connect, args);
+    // Help and version print without setting up logging: nothing else runs for them.
+    cli.setExecutionStrategy(
+        parsed -> {
+          Integer helped = CommandLine.executeHelpRequest(parsed);
+          if (helped != null) {
+            return helped;
+          }
+          CliLogging.quiet();
+          return new CommandLine.RunLast().execute(parsed);
+        });
+    System.exit(cli.execute(args));
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -7,8 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "runs",
     mixinStandardHelpOptions = true,
-    description = "Run records of run profile steps, read from the store by a worker.",
-    subcommands = {RunsListCommand.class, RunsShowCommand.class, RunsItemsCommand.class})
+    description = "Run records of run profile steps, read from the store by a worker.")
 public class RunsCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

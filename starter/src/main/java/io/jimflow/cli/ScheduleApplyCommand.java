@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     name = "apply",
     mixinStandardHelpOptions = true,
     description = {
-      "Create, update and delete jimflow's Temporal Schedules to match the file.",
+      "Create, update and delete the file's Temporal Schedules to match it: only those of its",
+      "scope (its 'scope:' key, default the file's base name); other files' are never touched.",
       "The whole file is validated first; with any problem nothing is changed (exit 2)."
     })
 public class ScheduleApplyCommand extends DefinitionsFileCommand {
@@ -20,7 +21,7 @@ public class ScheduleApplyCommand extends DefinitionsFileCommand {
 
   @Override
   int run(JimflowClient client) {
-    SchedulePlan plan = client.applySchedules(definitions);
+    SchedulePlan plan = client.applySchedules(scope, definitions);
     printPlan(plan, "Applied " + file + ":");
     return JimflowCli.OK;
   }

@@ -12,11 +12,20 @@ import picocli.CommandLine.Option;
 @Command(
     name = "list",
     mixinStandardHelpOptions = true,
-    description = "List schedules: trigger, time zone, paused, last run and its status, next runs.")
+    description = {
+      "List schedules: scope, trigger, time zone, paused, last run and its status, next runs.",
+      "Right after an apply it shows what the apply did."
+    })
 public class ScheduleListCommand extends ClientCommand {
 
   @Option(names = "--json", description = "Print one JSON document.")
   boolean json;
+
+  @Option(
+      names = "--scope",
+      paramLabel = "SCOPE",
+      description = "Only the schedules of this scope (a schedules file's 'scope:').")
+  String scope;
 
   public ScheduleListCommand(ClientFactory clients) {
     super(clients);
@@ -24,9 +33,16 @@ public class ScheduleListCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    List<ScheduleSummary> schedules = client.listSchedules();
+    List<ScheduleSummary> schedules =
+        client.listSchedules().stream()
+            .filter(s -> scope == null || scope.equals(s.scope()))
+            .toList();
     if (json) {
       out().println(Json.write(java.util.Map.of("schedules", schedules)));
+      return JimflowCli.OK;
+    }
+    if (schedules.isEmpty() && scope != null) {
+      out().println("No schedules in scope " + scope + ".");
       return JimflowCli.OK;
     }
     if (schedules.isEmpty()) {
@@ -36,10 +52,12 @@ public class ScheduleListCommand extends ClientCommand {
       return JimflowCli.OK;
     }
     Table table =
-        new Table("ID", "TRIGGER", "TIME ZONE", "PAUSED", "LAST RUN", "STATUS", "NEXT RUNS");
+        new Table(
+            "ID", "SCOPE", "TRIGGER", "TIME ZONE", "PAUSED", "LAST RUN", "STATUS", "NEXT RUNS");
     for (ScheduleSummary s : schedules) {
       table.row(
           s.builtIn() ? s.id() + " (built-in)" : s.id(),
+          s.scope(),
           s.trigger(),
           s.timeZone(),
           s.paused() ? "yes" : "no",

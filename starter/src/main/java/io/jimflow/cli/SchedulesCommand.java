@@ -7,18 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "schedules",
     description = "Deploy and manage the Temporal Schedules made from config/schedules.yaml.",
-    mixinStandardHelpOptions = true,
-    subcommands = {
-      SchedulePlanCommand.class,
-      ScheduleApplyCommand.class,
-      ScheduleListCommand.class,
-      SchedulePauseCommand.class,
-      ScheduleResumeCommand.class,
-      ScheduleTriggerCommand.class,
-      ScheduleBackfillCommand.class,
-      ScheduleDeleteCommand.class,
-      ScheduleBuiltInsCommand.class
-    })
+    mixinStandardHelpOptions = true)
 public class SchedulesCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

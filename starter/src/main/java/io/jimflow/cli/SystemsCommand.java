@@ -8,8 +8,7 @@ import picocli.CommandLine.Command;
     name = "systems",
     description =
         "Clear or delete a connected system (runs as a workflow on the maintenance queue).",
-    mixinStandardHelpOptions = true,
-    subcommands = {SystemClearCommand.class, SystemDeleteCommand.class})
+    mixinStandardHelpOptions = true)
 public class SystemsCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.encryption.PayloadEncryption;
 import io.jimflow.runs.RunRecordsAnswer;
 import io.jimflow.runs.RunRecordsQuestion;
 import io.jimflow.runs.RunRecordsWorkflow;
@@ -93,11 +94,21 @@ public final class JimflowClient implements AutoCloseable {
   }
 
   /**
-   * Connects and checks that the server answers and the namespace exists.
+   * Connects and checks that the server answers and the namespace exists; payloads are encrypted
+   * and decrypted with the keys {@link PayloadEncryption#fromEnvironment()} names, if any.
    *
    * @throws JimflowConnectionException naming the address that failed and how to start a server
+   * @throws io.jimflow.encryption.PayloadKeysException when the payload keys cannot be read
    */
   public static JimflowClient connect(ConnectionSettings settings) {
+    return connect(settings, PayloadEncryption.fromEnvironment());
+  }
+
+  /**
+   * Connects like {@link #connect(ConnectionSettings)}, with the given payload encryption (the same
+   * keys the workers have, or off).
+   */
+  public static JimflowClient connect(ConnectionSettings settings, PayloadEncryption encryption) {
     WorkflowServiceStubs stubs;
     try {
       stubs = WorkflowServiceStubs.newConnectedServiceStubs(stubOptions(settings), CONNECT_TIMEOUT);
@@ -138,11 +149,25 @@ public final class JimflowClient implements AutoCloseable {
     }
     WorkflowClient workflows =
         WorkflowClient.newInstance(
-            stubs, WorkflowClientOptions.newBuilder().setNamespace(settings.namespace()).build());
+            stubs,
+            WorkflowClientOptions.newBuilder()
+                .setNamespace(settings.namespace())
+                .setDataConverter(encryption.dataConverter())
+                .build());
     ScheduleClient scheduleClient =
         ScheduleClient.newInstance(
-            stubs, ScheduleClientOptions.newBuilder().setNamespace(settings.namespace()).build());
+            stubs,
+            ScheduleClientOptions.newBuilder()
+                .setNamespace(settings.namespace())
+                .setDataConverter(encryption.dataConverter())
+                .build());
     return new JimflowClient(workflows, scheduleClient, stubs);
+  }
+
+  /** Checks and registers jimflow's search attributes in this client's namespace. */
+  public io.jimflow.common.SearchAttributeSetup searchAttributeSetup() {
+    return new io.jimflow.common.SearchAttributeSetup(
+        workflows.getWorkflowServiceStubs(), workflows.getOptions().getNamespace());
   }
 
   /** The work item API (seed 003): schedule, start time, cancel, show, list. */
@@ -295,19 +320,32 @@ public final class JimflowClient implements AutoCloseable {
 
   // ---- schedules --------------------------------------------------------------------------
 
-  /** What {@link #applySchedules} would change; changes nothing. */
+  /** What {@link #applySchedules} would change in the default scope; changes nothing. */
   public SchedulePlan planSchedules(List<ScheduleDefinition> definitions) {
-    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules)).plan(definitions);
+    return planSchedules(ScheduleReconciler.DEFAULT_SCOPE, definitions);
+  }
+
+  /** What {@link #applySchedules(String, List)} would change; changes nothing. */
+  public SchedulePlan planSchedules(String scope, List<ScheduleDefinition> definitions) {
+    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules))
+        .plan(scope, definitions);
+  }
+
+  /** {@link #applySchedules(String, List)} in the default scope. */
+  public SchedulePlan applySchedules(List<ScheduleDefinition> definitions) {
+    return applySchedules(ScheduleReconciler.DEFAULT_SCOPE, definitions);
   }
 
   /**
-   * Creates, updates and deletes jimflow-managed schedules to match the definitions.
+   * Creates, updates and deletes the schedules of {@code scope} to match the definitions; other
+   * scopes' schedules are left alone, schedules without a scope are adopted when named.
    *
    * @throws io.jimflow.schedules.ScheduleConflictException when an id belongs to a schedule jimflow
-   *     did not create; nothing is changed then
+   *     did not create or another scope owns; nothing is changed then
    */
-  public SchedulePlan applySchedules(List<ScheduleDefinition> definitions) {
-    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules)).apply(definitions);
+  public SchedulePlan applySchedules(String scope, List<ScheduleDefinition> definitions) {
+    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules))
+        .apply(scope, definitions);
   }
 
   /**
@@ -546,7 +584,8 @@ public final class JimflowClient implements AutoCloseable {
         lastWorkflowId,
         lastStatus,
         d.getInfo().getNextActionTimes(),
-        io.jimflow.schedules.BuiltInSchedules.isBuiltIn(d.getId()) && isManaged(d));
+        io.jimflow.schedules.BuiltInSchedules.isBuiltIn(d.getId()) && isManaged(d),
+        TemporalScheduleStore.scopeOf(d));
   }
 
   private ExecutionStatus statusOf(ScheduleActionExecutionStartWorkflow started) {

@@ -12,6 +12,8 @@ import java.util.List;
  * @param lastRunAt the nominal time of the most recent start, null if it never ran
  * @param lastRunStatus null if it never ran
  * @param builtIn one of jimflow's built-in schedules (may be re-timed or paused, not deleted)
+ * @param scope the scope (schedules file) that owns it; null for built-ins, schedules jimflow did
+ *     not create and those deployed before scopes
  */
 public record ScheduleSummary(
     String id,
@@ -24,7 +26,8 @@ public record ScheduleSummary(
     String lastRunWorkflowId,
     ExecutionStatus lastRunStatus,
     List<Instant> nextRuns,
-    boolean builtIn) {
+    boolean builtIn,
+    String scope) {
 
   public ScheduleSummary {
     nextRuns = nextRuns == null ? List.of() : List.copyOf(nextRuns);

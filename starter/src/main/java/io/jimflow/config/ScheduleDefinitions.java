@@ -7,15 +7,18 @@ import io.jimflow.config.tree.Fields;
 import io.jimflow.config.tree.Problems;
 import io.jimflow.config.tree.Suggestions;
 import io.jimflow.config.tree.YamlTreeReader;
+import io.jimflow.schedule.ExecutablePaths;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
+import io.jimflow.schedule.StepDefinition.Limits;
 import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepDefinition.RunProfileStep;
 import io.jimflow.schedule.Trigger;
 import io.jimflow.schedules.BuiltInSchedules;
+import io.jimflow.secrets.SecretReference;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.DayOfWeek;
@@ -26,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -39,7 +43,10 @@ public final class ScheduleDefinitions {
   /** The file the CLI reads when none is given. */
   public static final String DEFAULT_FILE = "config/schedules.yaml";
 
-  static final List<String> FILE_KEYS = List.of("schedules");
+  static final List<String> FILE_KEYS = List.of("scope", "schedules");
+
+  private static final java.util.regex.Pattern SCOPE =
+      java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
   static final List<String> SCHEDULE_KEYS =
       List.of(
           "id",
@@ -71,7 +78,9 @@ public final class ScheduleDefinitions {
           "retry",
           "heartbeatTimeout");
   static final List<String> RUN_PROFILE_KEYS = List.of("connectedSystem", "runProfile");
-  static final List<String> EXECUTABLE_KEYS = List.of("path", "args", "workingDirectory", "env");
+  static final List<String> EXECUTABLE_KEYS =
+      List.of("path", "args", "workingDirectory", "env", "limits");
+  static final List<String> LIMIT_KEYS = List.of("cpuSeconds", "memoryMegabytes", "openFiles");
   static final List<String> RETRY_KEYS =
       List.of("maximumAttempts", "initialInterval", "backoffCoefficient");
 
@@ -93,6 +102,8 @@ public final class ScheduleDefinitions {
   /** Run profile references are checked against it when the schedules file has one beside it. */
   private final Optional<ConnectedSystemsIndex> systems;
 
+  private String scope;
+
   private ScheduleDefinitions(Problems problems, Optional<ConnectedSystemsIndex> systems) {
     this.problems = problems;
     this.systems = systems;
@@ -104,9 +115,24 @@ public final class ScheduleDefinitions {
    * @throws io.jimflow.config.tree.ConfigException listing every problem, if there is any
    */
   public static List<ScheduleDefinition> load(Path file) {
+    return loadFile(file).definitions();
+  }
+
+  /**
+   * Loads and validates a schedules file with its scope: the {@code scope:} key, or else the file's
+   * base name ({@code hr} for {@code hr.yaml}).
+   *
+   * @throws io.jimflow.config.tree.ConfigException listing every problem, if there is any
+   */
+  public static ScheduleFile loadFile(Path file) {
     Problems problems = new Problems(file.toString());
     Optional<ConfigNode> root = YamlTreeReader.read(file, file.toString(), problems);
-    return finish(root, problems, ConnectedSystemsIndex.besides(file));
+    ScheduleDefinitions reader =
+        new ScheduleDefinitions(problems, ConnectedSystemsIndex.besides(file));
+    List<ScheduleDefinition> definitions = root.map(reader::readFile).orElse(List.of());
+    problems.throwIfAny();
+    return new ScheduleFile(
+        reader.scope != null ? reader.scope : ScheduleFile.defaultScope(file), definitions);
   }
 
   /** Validates YAML text; {@code source} names it in problems. See {@link #load(Path)}. */
@@ -130,6 +156,22 @@ public final class ScheduleDefinitions {
       return List.of();
     }
     file.get().allowOnly(FILE_KEYS);
+    file.get()
+        .optional("scope", Conversions.nonBlankText())
+        .ifPresent(
+            value -> {
+              if (SCOPE.matcher(value).matches()) {
+                scope = value;
+              } else {
+                problems.at(
+                    file.get().lineOf("scope"),
+                    "scope",
+                    "'"
+                        + value
+                        + "' is not a scope name: letters, digits, '.', '_' or '-', at most 63,"
+                        + " e.g. hr-imports");
+              }
+            });
     if (!file.get().has("schedules")) {
       problems.at(root.line(), "", "missing required key 'schedules' (a list of schedules)");
       return List.of();
@@ -426,30 +468,85 @@ public final class ScheduleDefinitions {
   private Optional<ExecutableStep> readExecutable(Fields e) {
     e.allowOnly(EXECUTABLE_KEYS);
     Optional<String> path =
-        e.required("path", Conversions.nonBlankText().check(ExecutablePaths::problem));
+        e.required(
+            "path", Conversions.nonBlankText().check(p -> ExecutablePaths.problem(p).orElse(null)));
     List<String> args = e.listOf("args", Conversions.text());
     Optional<String> workingDirectory =
         e.optional(
             "workingDirectory",
-            Conversions.nonBlankText().check(ExecutablePaths::directoryProblem));
+            Conversions.nonBlankText()
+                .check(p -> ExecutablePaths.directoryProblem(p).orElse(null)));
     Map<String, String> env = e.textMap("env");
     e.node("env")
         .filter(ConfigNode.MapNode.class::isInstance)
         .map(ConfigNode.MapNode.class::cast)
-        .ifPresent(
-            map ->
-                map.entries().stream()
-                    .filter(entry -> !entry.key().matches("[A-Za-z_][A-Za-z0-9_]*"))
-                    .forEach(
-                        entry ->
-                            problems.at(
-                                entry.keyLine(),
-                                entry.value().path(),
-                                "'" + entry.key() + "' is not a valid environment variable name")));
+        .ifPresent(map -> map.entries().forEach(this::checkEnvEntry));
     if (path.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new ExecutableStep(path.get(), args, workingDirectory.orElse(null), env));
+    Limits limits = e.fields("limits").map(this::readLimits).orElse(null);
+    return Optional.of(
+        new ExecutableStep(path.get(), args, workingDirectory.orElse(null), env, limits));
+  }
+
+  /**
+   * An env entry needs a valid variable name, and a value that looks like a secret must be a
+   * reference, so that the value never enters the schedule or a workflow history.
+   */
+  private void checkEnvEntry(ConfigNode.Entry entry) {
+    if (!entry.key().matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      problems.at(
+          entry.keyLine(),
+          entry.value().path(),
+          "'" + entry.key() + "' is not a valid environment variable name");
+    }
+    if (!(entry.value() instanceof ConfigNode.ScalarNode scalar) || scalar.isNull()) {
+      return;
+    }
+    String value = scalar.text();
+    SecretReference example = suggestedReference(entry.key());
+    if (SecretReference.isMalformedReference(value)) {
+      problems.at(
+          scalar.line(),
+          scalar.path(),
+          "'"
+              + value
+              + "' is not a valid secret reference; write "
+              + SecretReference.SYNTAX
+              + " with a NAME of letters, digits, '.', '_' and '-', e.g. '"
+              + example
+              + "'");
+    } else if (!value.isEmpty()
+        && !SecretReference.isReference(value)
+        && SecretReference.looksLikeSecretName(entry.key())) {
+      problems.at(
+          scalar.line(),
+          scalar.path(),
+          "'"
+              + entry.key()
+              + "' looks like a secret and must not be written into a schedule: write '"
+              + example
+              + "' and give the worker the value as file '"
+              + example.name()
+              + "' in its secrets folder (jimflow.secrets.dir) or as environment variable "
+              + example.environmentVariable());
+    }
+  }
+
+  private static SecretReference suggestedReference(String key) {
+    String name =
+        key.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]+", "-").replaceAll("^-+", "");
+    return new SecretReference(name.isEmpty() ? "name" : name);
+  }
+
+  private Limits readLimits(Fields l) {
+    l.allowOnly(LIMIT_KEYS);
+    Conversion<Integer> positive =
+        Conversions.integer().check(v -> v < 1 ? "must be at least 1 (got " + v + ")" : null);
+    return new Limits(
+        l.optional("cpuSeconds", positive).map(Integer::longValue).orElse(null),
+        l.optional("memoryMegabytes", positive).map(Integer::longValue).orElse(null),
+        l.optional("openFiles", positive).orElse(null));
   }
 
   private RetrySettings readRetry(Fields r) {

@@ -10,7 +10,13 @@ import io.temporal.client.schedules.Schedule;
  * @param fingerprint stored with it, for the next plan
  */
 public record DesiredSchedule(
-    ScheduleDefinition definition, Schedule schedule, Fingerprint fingerprint) {
+    ScheduleDefinition definition, Schedule schedule, Fingerprint fingerprint, String scope) {
+
+  /** A schedule outside any scope (the built-ins). */
+  public DesiredSchedule(
+      ScheduleDefinition definition, Schedule schedule, Fingerprint fingerprint) {
+    this(definition, schedule, fingerprint, null);
+  }
 
   public String id() {
     return definition.id();

@@ -3,22 +3,23 @@ package io.jimflow.schedules;
 import java.util.List;
 
 /**
- * The definitions file uses the id of a schedule that jimflow did not create and will not touch.
+ * The definitions file uses the id of a schedule that jimflow did not create, or that another scope
+ * owns; neither is ever taken over.
  */
 public class ScheduleConflictException extends RuntimeException {
 
-  private final List<String> ids;
+  private final List<SchedulePlan.Conflict> conflicts;
 
-  public ScheduleConflictException(List<String> ids) {
+  public ScheduleConflictException(List<SchedulePlan.Conflict> conflicts) {
     super(
-        "schedule id(s) "
-            + String.join(", ", ids)
-            + " already exist on the server but were not created by jimflow; rename them in the"
-            + " file or remove the existing schedules. Nothing was changed.");
-    this.ids = List.copyOf(ids);
+        "schedule "
+            + String.join(
+                "; schedule ", conflicts.stream().map(SchedulePlan.Conflict::describe).toList())
+            + ". Nothing was changed.");
+    this.conflicts = List.copyOf(conflicts);
   }
 
-  public List<String> ids() {
-    return ids;
+  public List<SchedulePlan.Conflict> conflicts() {
+    return conflicts;
   }
 }

@@ -38,6 +38,12 @@ public final class ScheduleMapper {
   /** Memo key of the executions' memo holding the {@link Fingerprint} of the definition. */
   public static final String FINGERPRINT_MEMO = "jimflowFingerprint";
 
+  /**
+   * Memo key holding the scope (schedules file) that owns the schedule; in the action's memo, which
+   * an update can change, and in the schedule's own memo.
+   */
+  public static final String SCOPE_MEMO = "jimflowScope";
+
   /** Memo key holding the definition's description. */
   public static final String NOTE_MEMO = "note";
 
@@ -57,13 +63,18 @@ public final class ScheduleMapper {
 
   private ScheduleMapper() {}
 
-  /** The schedule to deploy for a definition, with its fingerprint. */
+  /** The schedule to deploy for a definition, with its fingerprint, outside any scope. */
   public static DesiredSchedule desired(ScheduleDefinition definition) {
+    return desired(definition, null);
+  }
+
+  /** The schedule to deploy for a definition of the file that owns {@code scope}. */
+  public static DesiredSchedule desired(ScheduleDefinition definition, String scope) {
     Fingerprint fingerprint = fingerprint(definition);
     Schedule schedule =
         Schedule.newBuilder()
             .setSpec(ScheduleSpecs.of(definition.trigger()))
-            .setAction(action(definition, fingerprint))
+            .setAction(action(definition, fingerprint, scope))
             .setPolicy(policy(definition))
             .setState(
                 ScheduleState.newBuilder()
@@ -71,7 +82,7 @@ public final class ScheduleMapper {
                     .setNote(note(definition))
                     .build())
             .build();
-    return new DesiredSchedule(definition, schedule, fingerprint);
+    return new DesiredSchedule(definition, schedule, fingerprint, scope);
   }
 
   /** The input a scheduled run starts with: the definition snapshot, started by the schedule. */
@@ -84,10 +95,13 @@ public final class ScheduleMapper {
   }
 
   static ScheduleActionStartWorkflow action(
-      ScheduleDefinition definition, Fingerprint fingerprint) {
+      ScheduleDefinition definition, Fingerprint fingerprint, String scope) {
     Map<String, Object> memo = new LinkedHashMap<>();
     memo.put(MANAGED_MEMO, true);
     memo.put(FINGERPRINT_MEMO, fingerprint.toMemo());
+    if (scope != null) {
+      memo.put(SCOPE_MEMO, scope);
+    }
     if (definition.description() != null) {
       memo.put(NOTE_MEMO, definition.description());
     }

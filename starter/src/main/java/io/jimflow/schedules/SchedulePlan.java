@@ -5,11 +5,13 @@ import java.util.List;
 /**
  * What {@code schedules apply} would change on the server to match the definitions file.
  *
- * @param conflicts ids the file uses that belong to schedules jimflow did not create; while there
- *     are any, nothing may be applied
+ * @param scope the scope (schedules file) whose schedules the plan creates, updates and deletes
+ * @param conflicts ids the file uses that belong to schedules jimflow did not create or another
+ *     scope owns; while there are any, nothing may be applied
  * @param unchanged ids already deployed as the file says
  */
-public record SchedulePlan(List<Change> changes, List<String> conflicts, List<String> unchanged) {
+public record SchedulePlan(
+    String scope, List<Change> changes, List<Conflict> conflicts, List<String> unchanged) {
 
   public SchedulePlan {
     changes = List.copyOf(changes);
@@ -19,6 +21,31 @@ public record SchedulePlan(List<Change> changes, List<String> conflicts, List<St
 
   public boolean hasChanges() {
     return !changes.isEmpty();
+  }
+
+  /**
+   * An id the file uses that it may not take.
+   *
+   * @param owner the scope that owns the schedule; null when jimflow did not create it
+   */
+  public record Conflict(String id, String owner) {
+
+    /** What is wrong and how to resolve it, in one sentence. */
+    public String describe() {
+      if (owner == null) {
+        return id
+            + " exists but was not created by jimflow; rename it in the file or delete that"
+            + " schedule";
+      }
+      return id
+          + " belongs to scope '"
+          + owner
+          + "'; to move it, remove it from the file of scope '"
+          + owner
+          + "' and apply that file (or ./jimflow schedules delete "
+          + id
+          + "), then apply this one";
+    }
   }
 
   /** One change to one schedule. */

@@ -8,6 +8,12 @@ import java.util.List;
  */
 public final class ScheduleReconciler {
 
+  /** The scope of definitions given without one (programs and tests). */
+  public static final String DEFAULT_SCOPE = "default";
+
+  /** Listings usually catch up within a second; an apply never waits longer than this for it. */
+  private static final java.time.Duration LISTING_WAIT = java.time.Duration.ofSeconds(10);
+
   private final ScheduleStore store;
   private final boolean builtIns;
 
@@ -29,18 +35,23 @@ public final class ScheduleReconciler {
     return new ScheduleReconciler(store, true);
   }
 
-  /** What {@link #apply} would do now; changes nothing. */
+  /** What {@link #apply} would do now in the default scope; changes nothing. */
   public SchedulePlan plan(List<ScheduleDefinition> definitions) {
+    return plan(DEFAULT_SCOPE, definitions);
+  }
+
+  /** What {@link #apply(String, List)} would do now; changes nothing. */
+  public SchedulePlan plan(String scope, List<ScheduleDefinition> definitions) {
     List<DesiredSchedule> desired =
         new java.util.ArrayList<>(
             BuiltInSchedules.userDefined(definitions).stream()
-                .map(ScheduleMapper::desired)
+                .map(definition -> ScheduleMapper.desired(definition, scope))
                 .toList());
     if (builtIns) {
       desired.addAll(BuiltInSchedules.desired(definitions));
     }
     return SchedulePlanner.plan(
-        desired, store.deployed(desired.stream().map(DesiredSchedule::id).toList()));
+        scope, desired, store.deployed(desired.stream().map(DesiredSchedule::id).toList()));
   }
 
   /**
@@ -70,7 +81,18 @@ public final class ScheduleReconciler {
    *     nothing is changed then
    */
   public SchedulePlan apply(List<ScheduleDefinition> definitions) {
-    SchedulePlan plan = plan(definitions);
+    return apply(DEFAULT_SCOPE, definitions);
+  }
+
+  /**
+   * Computes the plan of {@code scope} and carries it out, creates first and deletes last; touches
+   * no schedule of another scope.
+   *
+   * @throws ScheduleConflictException when the file uses ids of schedules jimflow did not create or
+   *     another scope owns; nothing is changed then
+   */
+  public SchedulePlan apply(String scope, List<ScheduleDefinition> definitions) {
+    SchedulePlan plan = plan(scope, definitions);
     if (!plan.conflicts().isEmpty()) {
       throw new ScheduleConflictException(plan.conflicts());
     }
@@ -81,6 +103,16 @@ public final class ScheduleReconciler {
         case DELETE -> store.delete(change.id());
       }
     }
+    store.awaitListing(
+        plan.changes().stream()
+            .filter(c -> c.kind() != SchedulePlan.Kind.DELETE)
+            .map(SchedulePlan.Change::id)
+            .toList(),
+        plan.changes().stream()
+            .filter(c -> c.kind() == SchedulePlan.Kind.DELETE)
+            .map(SchedulePlan.Change::id)
+            .toList(),
+        LISTING_WAIT);
     return plan;
   }
 }

@@ -22,4 +22,14 @@ public interface ScheduleStore {
   void update(DesiredSchedule schedule);
 
   void delete(String id);
+
+  /**
+   * Waits, at most {@code timeout}, until a listing of the namespace shows {@code present} and no
+   * longer shows {@code absent} (listings lag behind writes), so a list right after an apply shows
+   * what it did.
+   */
+  default void awaitListing(
+      java.util.Collection<String> present,
+      java.util.Collection<String> absent,
+      java.time.Duration timeout) {}
 }

@@ -42,7 +42,8 @@ public final class TemporalScheduleStore implements ScheduleStore {
                           id,
                           isManaged(d),
                           fingerprintOf(d),
-                          d.getSchedule().getState().isPaused())));
+                          d.getSchedule().getState().isPaused(),
+                          scopeOf(d))));
     }
     return deployed;
   }
@@ -52,7 +53,7 @@ public final class TemporalScheduleStore implements ScheduleStore {
     schedules.createSchedule(
         schedule.id(),
         schedule.schedule(),
-        ScheduleOptions.newBuilder().setMemo(Map.of(ScheduleMapper.MANAGED_MEMO, true)).build());
+        ScheduleOptions.newBuilder().setMemo(memo(schedule)).build());
   }
 
   @Override
@@ -63,6 +64,51 @@ public final class TemporalScheduleStore implements ScheduleStore {
   @Override
   public void delete(String id) {
     schedules.getHandle(id).delete();
+  }
+
+  @Override
+  public void awaitListing(
+      Collection<String> present, Collection<String> absent, java.time.Duration timeout) {
+    if (present.isEmpty() && absent.isEmpty()) {
+      return;
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Set<String> listed = new TreeSet<>();
+      schedules.listSchedules().forEach(s -> listed.add(s.getScheduleId()));
+      boolean caughtUp = listed.containsAll(present) && absent.stream().noneMatch(listed::contains);
+      if (caughtUp || System.nanoTime() > deadline) {
+        return;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static Map<String, Object> memo(DesiredSchedule schedule) {
+    Map<String, Object> memo = new java.util.LinkedHashMap<>();
+    memo.put(ScheduleMapper.MANAGED_MEMO, true);
+    if (schedule.scope() != null) {
+      memo.put(ScheduleMapper.SCOPE_MEMO, schedule.scope());
+    }
+    return memo;
+  }
+
+  /** The scope that owns a described schedule, from its action's memo; null when none is set. */
+  public static String scopeOf(ScheduleDescription described) {
+    if (!(described.getSchedule().getAction() instanceof ScheduleActionStartWorkflow action)) {
+      return null;
+    }
+    Map<String, Object> memo = action.getOptions().getMemo();
+    Object value = memo == null ? null : memo.get(ScheduleMapper.SCOPE_MEMO);
+    if (value instanceof EncodedValues encoded) {
+      value = encoded.get(0, String.class);
+    }
+    return value instanceof String scope ? scope : null;
   }
 
   static boolean isManaged(ScheduleDescription described) {

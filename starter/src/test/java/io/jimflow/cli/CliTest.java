@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.jimflow.client.ConnectionSettings;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.client.JimflowConnectionException;
-import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
-import io.temporal.api.enums.v1.IndexedValueType;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -58,12 +57,8 @@ class CliTest {
 
   @BeforeEach
   void startTemporal() throws Exception {
-    env = TestWorkflowEnvironment.newInstance();
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.SCHEDULE_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    Worker worker = env.newWorker(TaskQueues.SCHEDULES);
+    env = JimflowTestEnvironment.newEnvironment();
+    Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(FakeScheduleExecution.class);
     env.start();
     schedulesFile = dir.resolve("schedules.yaml");

@@ -3,14 +3,13 @@ package io.jimflow.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.client.JimflowClient;
-import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.workitem.FinishedInput;
 import io.jimflow.workitem.RunInput;
 import io.jimflow.workitem.RunResult;
 import io.jimflow.workitem.WorkItemActivities;
 import io.jimflow.workitem.WorkItemWorkflowImpl;
-import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.io.PrintWriter;
@@ -32,16 +31,10 @@ class ItemsCommandTest {
 
   @BeforeEach
   void setUp() {
-    env = TestWorkflowEnvironment.newInstance();
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_STATE.getName(),
-        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_KIND.getName(),
-        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.newWorker(TaskQueues.WORK_ITEMS)
+    env = JimflowTestEnvironment.newEnvironment();
+    JimflowTestEnvironment.newWorker(env, TaskQueues.WORK_ITEMS)
         .registerWorkflowImplementationTypes(WorkItemWorkflowImpl.class);
-    env.newWorker(TaskQueues.WORK_ITEM_RUNS)
+    JimflowTestEnvironment.newWorker(env, TaskQueues.WORK_ITEM_RUNS)
         .registerActivitiesImplementations(
             new WorkItemActivities() {
               @Override

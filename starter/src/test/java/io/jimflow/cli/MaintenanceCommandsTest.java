@@ -8,6 +8,7 @@ import io.jimflow.maintenance.ClearConnectedSystemWorkflowImpl;
 import io.jimflow.maintenance.DeleteConnectedSystemWorkflowImpl;
 import io.jimflow.maintenance.HousekeepingWorkflowImpl;
 import io.jimflow.maintenance.MaintenanceActivities;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -35,8 +36,8 @@ class MaintenanceCommandsTest {
 
   @BeforeEach
   void open() {
-    env = TestWorkflowEnvironment.newInstance();
-    Worker worker = env.newWorker(TaskQueues.MAINTENANCE);
+    env = JimflowTestEnvironment.newEnvironment();
+    Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.MAINTENANCE);
     worker.registerWorkflowImplementationTypes(
         HousekeepingWorkflowImpl.class,
         ClearConnectedSystemWorkflowImpl.class,

@@ -1,5 +1,6 @@
 package io.jimflow.schedules;
 
+import static io.jimflow.testing.ScheduleBuilders.aScheduleLike;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.JimflowSearchAttributes;
@@ -76,17 +77,7 @@ schedules:
 
   @Test
   void theFingerprintIsStableAndOnlyItsChangedPartDiffers() {
-    ScheduleDefinition renamed =
-        new ScheduleDefinition(
-            NIGHTLY.id(),
-            "Renamed",
-            NIGHTLY.description(),
-            NIGHTLY.enabled(),
-            NIGHTLY.trigger(),
-            NIGHTLY.onStepFailure(),
-            NIGHTLY.overlap(),
-            NIGHTLY.catchupWindow(),
-            NIGHTLY.steps());
+    ScheduleDefinition renamed = aScheduleLike(NIGHTLY).named("Renamed").definition();
 
     assertThat(ScheduleMapper.fingerprint(NIGHTLY)).isEqualTo(ScheduleMapper.fingerprint(NIGHTLY));
     assertThat(

@@ -131,7 +131,50 @@ class SchedulePlannerTest {
 
     assertThat(plan.changes())
         .extracting(Change::describe)
-        .containsExactly("update nightly (spec, action, policies)");
+        .containsExactly("update nightly (spec, action, policies, adopted into scope default)");
+  }
+
+  @Test
+  void eachScopeDeletesOnlyItsOwnSchedules() {
+    reconciler.apply("a", definitions(nightly("0 2 * * *"), scripts(true)));
+    reconciler.apply("b", definitions(other()));
+
+    SchedulePlan plan = reconciler.apply("a", definitions(nightly("0 2 * * *")));
+
+    assertThat(plan.scope()).isEqualTo("a");
+    assertThat(plan.changes()).extracting(Change::describe).containsExactly("delete scripts");
+    assertThat(store.schedules.keySet()).containsExactlyInAnyOrder("nightly", "other");
+  }
+
+  @Test
+  void anIdOwnedByAnotherScopeIsAConflictNamingThatScopeAndNothingChanges() {
+    reconciler.apply("b", definitions(other()));
+    int writes = store.writes;
+
+    assertThatThrownBy(() -> reconciler.apply("c", definitions(scripts(true), other())))
+        .isInstanceOf(ScheduleConflictException.class)
+        .hasMessageContaining("other belongs to scope 'b'")
+        .hasMessageContaining("remove it from the file of scope 'b'")
+        .hasMessageContaining("Nothing was changed");
+    assertThat(store.schedules.keySet()).containsExactly("other");
+    assertThat(store.writes).isEqualTo(writes);
+  }
+
+  @Test
+  void aScheduleWithoutAScopeIsAdoptedWhenNamedAndNeverDeletedOtherwise() {
+    reconciler.apply(definitions(nightly("0 2 * * *"), scripts(true)));
+    store.schedules.replaceAll(
+        (id, d) -> new DeployedSchedule(id, true, d.fingerprint(), d.paused(), null));
+
+    SchedulePlan other = reconciler.apply("b", definitions(other()));
+    SchedulePlan adopting = reconciler.apply("a", definitions(nightly("0 2 * * *")));
+
+    assertThat(other.changes()).extracting(Change::describe).containsExactly("create other");
+    assertThat(adopting.changes())
+        .extracting(Change::describe)
+        .containsExactly("update nightly (adopted into scope a)");
+    assertThat(store.schedules.get("nightly").scope()).isEqualTo("a");
+    assertThat(store.schedules).containsKey("scripts");
   }
 
   @Test
@@ -139,10 +182,11 @@ class SchedulePlannerTest {
     reconciler.apply(definitions(nightly("0 2 * * *"), scripts(true)));
     List<DesiredSchedule> desired =
         List.of(
-            ScheduleMapper.desired(definitions(scripts(false)).get(0)),
-            ScheduleMapper.desired(definitions(other()).get(0)));
+            ScheduleMapper.desired(definitions(scripts(false)).get(0), "default"),
+            ScheduleMapper.desired(definitions(other()).get(0), "default"));
 
-    SchedulePlan plan = SchedulePlanner.plan(desired, store.deployed(List.of()));
+    SchedulePlan plan =
+        SchedulePlanner.plan(ScheduleReconciler.DEFAULT_SCOPE, desired, store.deployed(List.of()));
 
     assertThat(plan.changes())
         .extracting(Change::kind)
@@ -213,7 +257,11 @@ class SchedulePlannerTest {
 
     private static DeployedSchedule deployedFrom(DesiredSchedule schedule) {
       return new DeployedSchedule(
-          schedule.id(), true, schedule.fingerprint(), schedule.schedule().getState().isPaused());
+          schedule.id(),
+          true,
+          schedule.fingerprint(),
+          schedule.schedule().getState().isPaused(),
+          schedule.scope());
     }
   }
 }

@@ -3,9 +3,8 @@ package io.jimflow.workitem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
-import io.temporal.api.enums.v1.IndexedValueType;
+import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.time.Duration;
@@ -39,17 +38,12 @@ class WorkItemClientTest {
 
   @BeforeEach
   void setUp() {
-    env = TestWorkflowEnvironment.newInstance();
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_STATE.getName(),
-        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.WORK_ITEM_KIND.getName(),
-        IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    Worker manager = env.newWorker(TaskQueues.WORK_ITEMS);
+    env = JimflowTestEnvironment.newEnvironment();
+    Worker manager = JimflowTestEnvironment.newWorker(env, TaskQueues.WORK_ITEMS);
     manager.registerWorkflowImplementationTypes(WorkItemWorkflowImpl.class);
     activities = new RecordingActivities();
-    env.newWorker(TaskQueues.WORK_ITEM_RUNS).registerActivitiesImplementations(activities);
+    JimflowTestEnvironment.newWorker(env, TaskQueues.WORK_ITEM_RUNS)
+        .registerActivitiesImplementations(activities);
     env.start();
     items = new WorkItemClient(env.getWorkflowClient());
   }

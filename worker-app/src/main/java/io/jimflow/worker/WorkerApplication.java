@@ -6,6 +6,7 @@ import io.jimflow.worker.dev.DevServerException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
@@ -28,26 +29,52 @@ public class WorkerApplication {
     DevMode devMode = null;
     if (DevMode.requested(args)) {
       quietTemporalLoggingUntilSpringTakesOver();
+      int httpPort = configuredPort(args);
+      if (!hasPortSetting(args) && DevServer.isListening("127.0.0.1", httpPort)) {
+        // A second `./jimflow dev` shares the server; it must not fail on the first one's HTTP
+        // port.
+        httpPort = DevServer.freePort();
+        springArgs.add("--server.port=" + httpPort);
+      }
       DevMode dev;
       try {
-        dev = DevMode.prepare();
+        dev = DevMode.prepare(httpPort);
       } catch (DevServerException e) {
         System.err.println("jimflow dev: " + e.getMessage());
         System.exit(1);
         return;
       }
       springArgs.add("--spring.temporal.connection.target=" + dev.target());
-      if (!hasPortSetting(args) && DevServer.isListening("127.0.0.1", 8080)) {
-        // A second `./jimflow dev` shares the server; it must not fail on the first one's HTTP
-        // port.
-        springArgs.add("--server.port=" + DevServer.freePort());
+      springArgs.add("--jimflow.worker.register-search-attributes=true");
+      // A developer's own machine: health shows its components without a token.
+      springArgs.add("--management.endpoint.health.show-details=always");
+      // A developer's own machine: `jimflow systems clear/delete` work out of the box there.
+      if (!hasSetting(
+          args,
+          "--jimflow.maintenance.destructive-tasks-enabled=",
+          "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED")) {
+        springArgs.add("--jimflow.maintenance.destructive-tasks-enabled=true");
       }
       devMode = dev;
       app.addListeners((ApplicationReadyEvent ready) -> printDevBanner(dev, ready));
+    } else {
+      quietTemporalLoggingUntilSpringTakesOver();
+      Optional<EarlySearchAttributeCheck.Failure> mistyped =
+          EarlySearchAttributeCheck.run(args, System.getenv());
+      if (mistyped.isPresent()) {
+        System.err.println(mistyped.get().message());
+        System.exit(1);
+        return;
+      }
     }
     AtomicReference<ConfigurableApplicationContext> context = new AtomicReference<>();
     exitZeroOnTermination(context, devMode);
-    context.set(app.run(springArgs.toArray(String[]::new)));
+    try {
+      context.set(app.run(springArgs.toArray(String[]::new)));
+    } catch (RuntimeException startFailed) {
+      // Spring Boot has reported why (a short analysis where one exists); no second stack trace.
+      System.exit(1);
+    }
   }
 
   /**
@@ -89,9 +116,28 @@ public class WorkerApplication {
     }
   }
 
+  /** The HTTP port the settings name (8080 by default), 0 when it cannot be told in advance. */
+  private static int configuredPort(String[] args) {
+    String value =
+        Arrays.stream(args)
+            .filter(a -> a.startsWith("--server.port="))
+            .map(a -> a.substring("--server.port=".length()))
+            .reduce((first, last) -> last)
+            .orElse(System.getenv().getOrDefault("SERVER_PORT", "8080"));
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
   private static boolean hasPortSetting(String[] args) {
-    return Arrays.stream(args).anyMatch(a -> a.startsWith("--server.port="))
-        || System.getenv("SERVER_PORT") != null;
+    return hasSetting(args, "--server.port=", "SERVER_PORT");
+  }
+
+  private static boolean hasSetting(String[] args, String argument, String environmentVariable) {
+    return Arrays.stream(args).anyMatch(a -> a.startsWith(argument))
+        || System.getenv(environmentVariable) != null;
   }
 
   private static void printDevBanner(DevMode dev, ApplicationReadyEvent ready) {
@@ -109,6 +155,10 @@ public class WorkerApplication {
                 : " (already running, reused)"));
     System.out.println("  Temporal UI      " + dev.uiUrl());
     System.out.println("  Worker health    http://localhost:" + httpPort + "/actuator/health");
+    System.out.println(
+        "  Codec server     "
+            + DevMode.codecEndpoint(httpPort)
+            + (dev.ownsServer() ? " (the UI decodes payloads through it)" : ""));
     System.out.println(
         "  Stop with Ctrl+C (SIGTERM): running steps checkpoint and end gracefully.");
     System.out.println();

@@ -25,7 +25,11 @@ public class WorkerLifecycle implements SmartLifecycle {
   private final WorkerSettings settings;
   private volatile boolean running;
 
-  public WorkerLifecycle(WorkerFactory factory, WorkerSettings settings) {
+  /**
+   * @param searchAttributes taken so that the namespace is checked before any worker polls
+   */
+  public WorkerLifecycle(
+      WorkerFactory factory, WorkerSettings settings, SearchAttributeCheck searchAttributes) {
     this.factory = factory;
     this.settings = settings;
   }

@@ -12,10 +12,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param heartbeatFile written with the current UTC time while the worker is healthy, for a
  *     container HEALTHCHECK that tests its age
  * @param heartbeatInterval how often the heartbeat file is written (well below the 60 s threshold)
+ * @param registerSearchAttributes register jimflow's missing search attributes at start (dev mode
+ *     does) instead of refusing to start without them
  */
 @ConfigurationProperties("jimflow.worker")
 public record WorkerSettings(
-    Duration shutdownGracePeriod, Path heartbeatFile, Duration heartbeatInterval) {
+    Duration shutdownGracePeriod,
+    Path heartbeatFile,
+    Duration heartbeatInterval,
+    boolean registerSearchAttributes) {
 
   public WorkerSettings {
     shutdownGracePeriod =

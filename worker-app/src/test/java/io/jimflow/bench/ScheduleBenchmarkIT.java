@@ -1,21 +1,20 @@
 package io.jimflow.bench;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.TaskQueues;
 import io.jimflow.e2e.E2eEnvironment;
+import io.jimflow.e2e.ManualExecutions;
 import io.jimflow.e2e.TemporalDevServerExtension;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
-import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedules.ScheduleMapper;
 import io.jimflow.worker.WorkerTuning;
 import io.temporal.api.enums.v1.EventType;
@@ -334,15 +333,8 @@ class ScheduleBenchmarkIT {
   private static String runScheduleExecutionId(
       WorkflowClient client, ScheduleDefinition definition) {
     String id = definition.id() + "/manual/" + UUID.randomUUID();
-    ScheduleExecutionWorkflow workflow =
-        client.newWorkflowStub(
-            ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
     ExecutionResult result =
-        workflow.run(new ScheduleExecutionInput(definition, BENCH, TriggerKind.Manual, null));
+        ManualExecutions.newExecution(client, id).run(ManualExecutions.input(definition, BENCH));
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
     return id;
   }
@@ -386,19 +378,11 @@ class ScheduleBenchmarkIT {
   }
 
   private static ScheduleDefinition definition(String id, List<StepDefinition> steps) {
-    return new ScheduleDefinition(id, id, null, true, null, null, null, null, steps);
+    return aSchedule(id).named(id).withSteps(steps).definition();
   }
 
   private static StepDefinition step(int index, String name) {
-    return new StepDefinition(
-        index,
-        name,
-        null,
-        new ExecutableStep("noop.sh", List.of(), null, null),
-        null,
-        null,
-        null,
-        null);
+    return aStep(index, name).withStepDefaults().executable("noop.sh").build();
   }
 
   private static double percentile(List<Double> values, int p) {

@@ -1,24 +1,19 @@
 package io.jimflow.e2e;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
-import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
+import io.jimflow.testing.ScheduleBuilders.StepBuilder;
 import io.jimflow.worker.dev.DevServer;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -36,8 +31,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TemporalDevServerExtension.class)
 class CrashRecoveryIT {
-
-  private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
 
   @Test
   void aStepResumesFromItsCheckpointOnAnotherWorkerAfterSigkill(E2eEnvironment env)
@@ -86,8 +79,8 @@ class CrashRecoveryIT {
         new DevServer.Options(
             env.server().options().cli(),
             "127.0.0.1",
-            DevServer.freePort(),
-            DevServer.freePort(),
+            ReservedPorts.reserve(),
+            ReservedPorts.reserve(),
             env.newDirectory("restart").resolve("temporal.db"),
             env.newDirectory("restart-log").resolve("temporal-server.log"),
             "default",
@@ -107,7 +100,7 @@ class CrashRecoveryIT {
       StepHeartbeats.awaitProcessed(client(server), id, 3, Duration.ofSeconds(60));
 
       server.close();
-      Thread.sleep(2_000);
+      awaitPortClosed(options.port(), Duration.ofSeconds(60));
       server = DevServer.start(options);
 
       ExecutionResult result =
@@ -133,32 +126,30 @@ class CrashRecoveryIT {
 
   private static ScheduleExecutionWorkflow start(
       WorkflowClient client, String id, ScheduleDefinition definition) {
-    ScheduleExecutionWorkflow execution =
-        client.newWorkflowStub(
-            ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
-    WorkflowClient.start(
-        execution::run, new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
-    return execution;
+    return ManualExecutions.start(client, id, definition, ManualExecutions.TESTER);
   }
 
-  private static ScheduleDefinition schedule(String id, StepDefinition... steps) {
-    return new ScheduleDefinition(id, id, null, true, null, null, null, null, List.of(steps));
+  private static ScheduleDefinition schedule(String id, StepBuilder... steps) {
+    return aSchedule(id).named(id).with(steps).definition();
   }
 
-  private static StepDefinition step(int index, String name, String program, String... args) {
-    return new StepDefinition(
-        index,
-        name,
-        null,
-        new ExecutableStep(program, List.of(args), null, null),
-        null,
-        Duration.ofMinutes(5),
-        null,
+  private static StepBuilder step(int index, String name, String program, String... args) {
+    return aStep(index, name)
+        .executable(program, args)
+        .attemptsOrDefault(null)
         // Short, so a killed worker's attempt is noticed within seconds.
-        Duration.ofSeconds(3));
+        .heartbeatTimeout(Duration.ofSeconds(3));
+  }
+
+  /** The stopped server's port: its restart binds the same one. */
+  private static void awaitPortClosed(int port, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (DevServer.isListening("127.0.0.1", port)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "the stopped dev server still listened on " + port + " after " + timeout);
+      }
+      Thread.sleep(100);
+    }
   }
 }

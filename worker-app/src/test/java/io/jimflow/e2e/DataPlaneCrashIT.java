@@ -1,23 +1,17 @@
 package io.jimflow.e2e;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.common.TaskQueues;
 import io.jimflow.data.ExampleDataGenerator;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
-import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.RunProfileStep;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +22,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +37,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DataPlaneCrashIT {
 
   private static final int PEOPLE = 200_000;
-  private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
 
   @Test
   void aFullImportResumesAfterSigkillAndImportsEveryAnchorOnce(E2eEnvironment env)
@@ -75,40 +67,19 @@ class DataPlaneCrashIT {
     WorkerProcess workerA = env.startWorker("data-plane-a", workerEnv);
 
     String id = "data-plane-crash/" + UUID.randomUUID();
+    ScheduleDefinition definition =
+        aSchedule("data-plane-crash")
+            .named("data-plane-crash")
+            .with(
+                aStep(0, "HR System - Full Import")
+                    .withStepDefaults()
+                    .runProfile("HR System", "Full Import")
+                    .timeout(Duration.ofMinutes(20))
+                    // Short, so the killed worker's attempt is noticed within seconds.
+                    .heartbeatTimeout(Duration.ofSeconds(5)))
+            .definition();
     ScheduleExecutionWorkflow execution =
-        client.newWorkflowStub(
-            ScheduleExecutionWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
-    StepDefinition fullImport =
-        new StepDefinition(
-            0,
-            "HR System - Full Import",
-            new RunProfileStep("HR System", "Full Import"),
-            null,
-            null,
-            Duration.ofMinutes(20),
-            null,
-            // Short, so the killed worker's attempt is noticed within seconds.
-            Duration.ofSeconds(5));
-    WorkflowClient.start(
-        execution::run,
-        new ScheduleExecutionInput(
-            new ScheduleDefinition(
-                "data-plane-crash",
-                "data-plane-crash",
-                null,
-                true,
-                null,
-                null,
-                null,
-                null,
-                List.of(fullImport)),
-            TESTER,
-            TriggerKind.Manual,
-            null));
+        ManualExecutions.start(client, id, definition, ManualExecutions.TESTER);
 
     StepHeartbeats.awaitProcessed(client, id, 20_000, Duration.ofMinutes(5));
     workerA.kill();

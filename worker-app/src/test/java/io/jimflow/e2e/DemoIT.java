@@ -3,8 +3,15 @@ package io.jimflow.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.cli.JimflowCli;
+import io.jimflow.schedules.DeployedSchedule;
+import io.jimflow.schedules.TemporalScheduleStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
@@ -17,8 +24,71 @@ import picocli.CommandLine;
 class DemoIT {
 
   @Test
-  void theDemoSyncsGeneratedPeopleAndRunsTheScriptSchedule(E2eEnvironment env) {
+  void theDemoSyncsGeneratedPeopleAndRunsTheScriptSchedule(E2eEnvironment env) throws Exception {
     env.sharedWorker();
+    // An operator's schedules, deployed before the demo from their own file: the demo, in its own
+    // scope, must leave them exactly as they are.
+    Path operatorFile =
+        Files.writeString(
+            env.newDirectory("demo-operator").resolve("operations.yaml"), OPERATOR_SCHEDULES);
+    StringWriter applied = new StringWriter();
+    CommandLine apply = JimflowCli.commandLine();
+    apply.setOut(new PrintWriter(applied, true)).setErr(new PrintWriter(applied, true));
+    assertThat(
+            apply.execute(
+                "schedules",
+                "apply",
+                "-f",
+                operatorFile.toString(),
+                "--address",
+                env.target(),
+                "--namespace",
+                env.namespace()))
+        .as(applied.toString())
+        .isZero();
+    Map<String, DeployedSchedule> before = operatorSchedules(env);
+    assertThat(before).containsOnlyKeys(OPERATOR_IDS);
+
+    assertDemoEndsAsExpected(
+        env.projectHome(), env.target(), env.namespace(), env.dataPlaneDirectory());
+
+    assertThat(operatorSchedules(env)).isEqualTo(before);
+  }
+
+  private static final List<String> OPERATOR_IDS = List.of("ops-backup", "ops-report", "ops-audit");
+
+  private static final String OPERATOR_SCHEDULES =
+      """
+      scope: operations
+      schedules:
+        - id: ops-backup
+          trigger: {cron: "0 1 * * *", timezone: UTC}
+          steps:
+            - {index: 0, name: Backup, executable: {path: count.sh}}
+        - id: ops-report
+          trigger: {every: {hours: 6}}
+          steps:
+            - {index: 0, name: Report, executable: {path: count.sh}}
+        - id: ops-audit
+          trigger: {cron: "30 4 * * MON", timezone: Europe/London}
+          steps:
+            - {index: 0, name: Audit, executable: {path: count.sh}}
+      """;
+
+  /** The operator's schedules as deployed: scope, fingerprint, paused state. */
+  private static Map<String, DeployedSchedule> operatorSchedules(E2eEnvironment env) {
+    return new TemporalScheduleStore(env.scheduleClient())
+        .deployed(OPERATOR_IDS).stream()
+            .filter(s -> OPERATOR_IDS.contains(s.id()))
+            .collect(Collectors.toMap(DeployedSchedule::id, s -> s));
+  }
+
+  /**
+   * Runs {@code jimflow demo} with 2,000 people against a server whose workers read their files
+   * below {@code dataDirectory}, and checks what it printed.
+   */
+  static void assertDemoEndsAsExpected(
+      Path projectHome, String target, String namespace, Path dataDirectory) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = JimflowCli.commandLine();
@@ -28,15 +98,15 @@ class DemoIT {
         cli.execute(
             "demo",
             "-f",
-            env.projectHome().resolve("config/schedules.yaml").toString(),
+            projectHome.resolve("config/schedules.yaml").toString(),
             "--address",
-            env.target(),
+            target,
             "--namespace",
-            env.namespace(),
+            namespace,
             "--people",
             "2000",
             "--data-dir",
-            env.dataPlaneDirectory().resolve("data").toString());
+            dataDirectory.resolve("data").toString());
 
     assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
     assertThat(out.toString())

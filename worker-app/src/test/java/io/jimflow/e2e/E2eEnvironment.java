@@ -1,6 +1,7 @@
 package io.jimflow.e2e;
 
 import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.common.SearchAttributeSetup;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.DevServerException;
 import io.jimflow.worker.dev.TemporalCli;
@@ -64,7 +65,7 @@ public final class E2eEnvironment implements AutoCloseable {
    * installed (see {@link TemporalCli}), or the run fails with the error that says how to install
    * it.
    */
-  static E2eEnvironment start() {
+  public static E2eEnvironment start() {
     Path projectHome =
         TemporalCli.projectHome()
             .orElseThrow(
@@ -78,30 +79,21 @@ public final class E2eEnvironment implements AutoCloseable {
       throw new DevServerException("Cannot create " + projectHome + "/worker-app/target/e2e", e);
     }
     Path cli = TemporalCli.locate(Optional.of(projectHome));
-    // The server also opens ports it picks itself; on a busy machine one may be taken between its
-    // pick and its bind. Such a start fails at once, and a second try on fresh ports succeeds.
-    DevServerException lastFailure = null;
-    for (int attempt = 1; attempt <= 3; attempt++) {
-      Path db =
-          workDir.resolve("temporal-" + ProcessHandle.current().pid() + "-" + attempt + ".db");
-      DevServer.Options options =
-          new DevServer.Options(
-              cli,
-              "127.0.0.1",
-              DevServer.freePort(),
-              DevServer.freePort(),
-              db,
-              workDir.resolve("temporal-server.log"),
-              "default",
-              SERVER_ARGS,
-              Duration.ofSeconds(90));
-      try {
-        return new E2eEnvironment(DevServer.start(options), workDir, projectHome);
-      } catch (DevServerException e) {
-        lastFailure = e;
-      }
-    }
-    throw lastFailure;
+    // Our two ports are reserved (see ReservedPorts); the server's own picks come from the
+    // ephemeral range, which the reservations stay out of.
+    Path db = workDir.resolve("temporal-" + ProcessHandle.current().pid() + ".db");
+    DevServer.Options options =
+        new DevServer.Options(
+            cli,
+            "127.0.0.1",
+            ReservedPorts.reserve(),
+            ReservedPorts.reserve(),
+            db,
+            workDir.resolve("temporal-server.log"),
+            "default",
+            SERVER_ARGS,
+            Duration.ofSeconds(90));
+    return new E2eEnvironment(DevServer.start(options), workDir, projectHome);
   }
 
   private static List<String> serverArgs(String property) {
@@ -165,6 +157,13 @@ public final class E2eEnvironment implements AutoCloseable {
    * the only ones polling, e.g. a crash test that must know which worker runs a step.
    */
   public String newNamespace(String prefix) {
+    String name = newBareNamespace(prefix);
+    new SearchAttributeSetup(stubs, name).registerMissing();
+    return name;
+  }
+
+  /** Registers a fresh namespace without jimflow's search attributes, e.g. to test their setup. */
+  public String newBareNamespace(String prefix) {
     String name = prefix + "-" + Long.toHexString(System.nanoTime());
     stubs
         .blockingStub()
@@ -174,7 +173,6 @@ public final class E2eEnvironment implements AutoCloseable {
                 .setWorkflowExecutionRetentionPeriod(
                     com.google.protobuf.Duration.newBuilder().setSeconds(86_400))
                 .build());
-    DevServer.ensureSearchAttributes(server.target(), name);
     // The frontend's namespace cache learns of it after a moment; wait until a call in it works.
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (true) {
@@ -222,18 +220,28 @@ public final class E2eEnvironment implements AutoCloseable {
    *     JIMFLOW_WORKER_SHUTDOWN_GRACE_PERIOD})
    */
   public synchronized WorkerProcess startWorker(String name, Map<String, String> env) {
+    WorkerProcess worker = launchWorker(name, env);
+    worker.awaitHealthy(Duration.ofSeconds(90));
+    return worker;
+  }
+
+  /** Starts a real worker process like {@link #startWorker} but does not wait for it. */
+  public synchronized WorkerProcess launchWorker(String name, Map<String, String> env) {
     Map<String, String> full = new HashMap<>(env);
     full.putIfAbsent("TEMPORAL_ADDRESS", server.target());
     full.putIfAbsent("TEMPORAL_NAMESPACE", server.namespace());
     full.putIfAbsent("JIMFLOW_HOME", projectHome.toString());
     // The run's own store and data files, never the checkout's data/ (a ./jimflow dev may use it).
-    // AUTO_SERVER lets several worker processes of the run share the one embedded store.
+    // AUTO_SERVER lets several worker processes of the run share the one embedded store; one per
+    // run (like the server's database), so a second run in the same checkout starts empty too.
     full.putIfAbsent(
         "JIMFLOW_STORE_URL",
-        "jdbc:h2:file:" + workDir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE");
+        "jdbc:h2:file:"
+            + workDir.resolve("store-" + ProcessHandle.current().pid() + "/jimflow")
+            + ";AUTO_SERVER=TRUE");
     full.putIfAbsent("JIMFLOW_STORE_USERNAME", "sa");
     full.putIfAbsent("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataPlaneDirectory().toString());
-    WorkerProcess worker = WorkerProcess.start(name, projectHome, newDirectory(name), full);
+    WorkerProcess worker = WorkerProcess.launch(name, projectHome, newDirectory(name), full);
     workers.add(worker);
     return worker;
   }

@@ -37,13 +37,13 @@ import picocli.CommandLine;
  * "HR System" while the first holds it, no two runs touch one connected system at once, and the
  * identities end as after a single run.
  *
- * <p>{@code -Djimflow.e2e.exclusionPeople=50000} runs it with 50,000 people (default 5,000, to keep
+ * <p>{@code -Djimflow.e2e.exclusionPeople=50000} runs it with 50,000 people (default 2,000, to keep
  * CI short).
  */
 @ExtendWith(TemporalDevServerExtension.class)
 class ResourceExclusionIT {
 
-  private static final int PEOPLE = Integer.getInteger("jimflow.e2e.exclusionPeople", 5_000);
+  private static final int PEOPLE = Integer.getInteger("jimflow.e2e.exclusionPeople", 2_000);
   private static final Duration RUN_LIMIT = Duration.ofMinutes(20);
 
   @Test

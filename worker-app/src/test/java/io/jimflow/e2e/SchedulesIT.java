@@ -29,7 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -184,9 +184,18 @@ class SchedulesIT {
           "the scheduled run is found by its JimflowScheduleId and status");
     }
 
+    // Proving that nothing happens needs time to pass: the two starts the schedule had due next
+    // (its own times, not a guessed sleep) go by without an action.
+    List<Instant> due = describe(id).getInfo().getNextActionTimes();
     assertThat(cli("schedules", "pause", id).out).contains("Paused " + id);
     long actionsWhenPaused = describe(id).getInfo().getNumActions();
-    Thread.sleep(12_000);
+    Instant secondDue = due.size() >= 2 ? due.get(1) : Instant.now().plus(Duration.ofSeconds(10));
+    while (Instant.now().isBefore(secondDue.plusSeconds(1))) {
+      assertThat(describe(id).getInfo().getNumActions())
+          .as("the paused schedule started nothing")
+          .isEqualTo(actionsWhenPaused);
+      Thread.sleep(250);
+    }
     assertThat(describe(id).getInfo().getNumActions()).isEqualTo(actionsWhenPaused);
 
     assertThat(cli("schedules", "resume", id).out).contains("Resumed " + id);
@@ -411,16 +420,9 @@ schedules:
     throw new AssertionError("no element with " + field + " = " + value + " in " + array);
   }
 
-  private static void awaitTrue(Supplier<Boolean> condition, String what)
+  private static void awaitTrue(BooleanSupplier condition, String what)
       throws InterruptedException {
-    Instant deadline = Instant.now().plus(PATIENCE);
-    while (Instant.now().isBefore(deadline)) {
-      if (condition.get()) {
-        return;
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("within " + PATIENCE.toSeconds() + " s: " + what);
+    Await.until(condition, what, PATIENCE, Duration.ofMillis(500));
   }
 
   private record Cli(int exit, String out, String err) {}

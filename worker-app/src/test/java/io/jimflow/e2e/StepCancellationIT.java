@@ -1,28 +1,20 @@
 package io.jimflow.e2e;
 
+import static io.jimflow.e2e.ManualExecutions.TESTER;
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
-import io.jimflow.schedule.ScheduleExecutionWorkflow;
-import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
+import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.StepStatus;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -32,47 +24,24 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TemporalDevServerExtension.class)
 class StepCancellationIT {
 
-  private static final Initiator TESTER = new Initiator(InitiatorType.User, "e2e", "E2E test");
-
   @Test
   void aCancelStopsARunningStepWithTheDefaultHeartbeatTimeoutWithinSeconds(E2eEnvironment env)
       throws Exception {
     env.sharedWorker();
     WorkflowClient client = env.client();
     // No heartbeatTimeout: the default 30 s, whose SDK throttle alone would hold a cancel for 24 s.
-    StepDefinition longCount =
-        new StepDefinition(
-            0,
-            "long count",
-            null,
-            new ExecutableStep("count.sh", List.of("600", "1"), null, null),
-            null,
-            null,
-            null,
-            null);
     ScheduleDefinition definition =
-        new ScheduleDefinition(
-            "cancel-latency",
-            "Cancel latency",
-            null,
-            true,
-            null,
-            null,
-            null,
-            null,
-            List.of(longCount));
+        aSchedule("cancel-latency")
+            .named("Cancel latency")
+            .with(aStep(0, "long count").withStepDefaults().executable("count.sh", "600", "1"))
+            .definition();
     String id = "cancel-latency/" + UUID.randomUUID();
     WorkflowStub stub =
-        client.newUntypedWorkflowStub(
-            ScheduleExecutionWorkflow.TYPE,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(id)
-                .setTaskQueue(TaskQueues.SCHEDULES)
-                .build());
-    stub.start(new ScheduleExecutionInput(definition, TESTER, TriggerKind.Manual, null));
+        WorkflowStub.fromTyped(ManualExecutions.start(client, id, definition, TESTER));
     // Once the first heartbeat is in, the next one waits for the throttle: that is what a cancel
     // meets.
-    awaitHeartbeat(client, id, Duration.ofSeconds(60));
+    PendingHeartbeats.await(
+        client, id, StepHeartbeat.class, h -> true, "a first heartbeat", Duration.ofSeconds(60));
 
     long cancelledAt = System.nanoTime();
     stub.cancel();
@@ -88,27 +57,5 @@ class StepCancellationIT {
     assertThat(progress.steps().get(0).status()).isEqualTo(StepStatus.Cancelled);
     // Generous for a busy machine, yet well below the 24 s of the SDK's default throttle.
     assertThat(stoppedAfter).isLessThan(Duration.ofSeconds(15));
-  }
-
-  private static void awaitHeartbeat(WorkflowClient client, String workflowId, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      var described =
-          client
-              .getWorkflowServiceStubs()
-              .blockingStub()
-              .describeWorkflowExecution(
-                  DescribeWorkflowExecutionRequest.newBuilder()
-                      .setNamespace(client.getOptions().getNamespace())
-                      .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                      .build());
-      if (described.getPendingActivitiesCount() > 0
-          && described.getPendingActivities(0).hasHeartbeatDetails()) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("the step never heartbeated within " + timeout);
   }
 }

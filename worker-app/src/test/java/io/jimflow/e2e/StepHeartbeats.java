@@ -1,41 +1,28 @@
 package io.jimflow.e2e;
 
 import io.jimflow.schedule.StepHeartbeat;
-import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
-import io.temporal.common.converter.DefaultDataConverter;
 import java.time.Duration;
-import java.util.Optional;
+import java.util.List;
 
 /** What the running steps of an execution report in their heartbeats, as the server has them. */
 final class StepHeartbeats {
 
   private StepHeartbeats() {}
 
+  /**
+   * The steps of the execution that run now (or wait for their next attempt), as the server has
+   * them.
+   */
+  static List<PendingActivityInfo> pending(WorkflowClient client, String workflowId) {
+    return PendingHeartbeats.activities(client, workflowId);
+  }
+
   /** The most any running step's last heartbeat says it has processed (0 before the first). */
   static long processed(WorkflowClient client, String workflowId) {
-    var described =
-        client
-            .getWorkflowServiceStubs()
-            .blockingStub()
-            .describeWorkflowExecution(
-                DescribeWorkflowExecutionRequest.newBuilder()
-                    .setNamespace(client.getOptions().getNamespace())
-                    .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                    .build());
-    return described.getPendingActivitiesList().stream()
-        .filter(PendingActivityInfo::hasHeartbeatDetails)
-        .mapToLong(
-            a ->
-                DefaultDataConverter.STANDARD_INSTANCE
-                    .fromPayloads(
-                        0,
-                        Optional.of(a.getHeartbeatDetails()),
-                        StepHeartbeat.class,
-                        StepHeartbeat.class)
-                    .processed())
+    return PendingHeartbeats.of(client, workflowId, StepHeartbeat.class).stream()
+        .mapToLong(StepHeartbeat::processed)
         .max()
         .orElse(0);
   }
@@ -44,13 +31,12 @@ final class StepHeartbeats {
   static void awaitProcessed(
       WorkflowClient client, String workflowId, long atLeast, Duration timeout)
       throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (processed(client, workflowId) >= atLeast) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(workflowId + ": no heartbeat reached " + atLeast + " in " + timeout);
+    PendingHeartbeats.await(
+        client,
+        workflowId,
+        StepHeartbeat.class,
+        h -> h.processed() >= atLeast,
+        atLeast + " processed",
+        timeout);
   }
 }

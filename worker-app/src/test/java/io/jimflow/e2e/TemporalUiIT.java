@@ -1,9 +1,12 @@
 package io.jimflow.e2e;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.client.ExecutionSummary;
 import io.jimflow.client.JimflowClient;
+import io.jimflow.encryption.PayloadEncryption;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
@@ -11,15 +14,21 @@ import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
-import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.Trigger;
+import io.jimflow.testing.Requirement;
+import io.jimflow.testing.ScheduleBuilders.StepBuilder;
+import io.jimflow.worker.dev.DevMode;
+import io.jimflow.worker.dev.DevServer;
+import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.converter.DefaultDataConverter;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.File;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -27,16 +36,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -56,10 +70,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * failed execution's failed step, and the schedule on the Schedules page. Screenshots land in
  * {@code worker-app/target/ui-screenshots/} (docs/images/ holds copies).
  *
- * <p>Needs Debian's {@code chromium} and {@code chromium-driver}; without them the test is skipped,
- * except under CI ({@code CI=true}), where that fails.
+ * <p>Needs Debian's {@code chromium} and {@code chromium-driver}; without them the test is skipped
+ * with one line saying so, except under CI ({@code CI=true}), where it runs and fails.
  */
-@ExtendWith(TemporalDevServerExtension.class)
+@ExtendWith({TemporalUiIT.RequiresChromium.class, TemporalDevServerExtension.class})
 class TemporalUiIT {
 
   private static final Path CHROMIUM =
@@ -71,26 +85,34 @@ class TemporalUiIT {
   private static final String SCHEDULE_ID = "ui-nightly-sync";
 
   private static WebDriver browser;
-  private static String noBrowser;
   private static Path screenshots;
+
+  /** Runs the class only where Chromium and its driver are installed, and always on CI. */
+  static final class RequiresChromium implements ExecutionCondition {
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+      return Requirement.evaluate(
+          "Temporal UI browser tests",
+          browserProblem(),
+          "apt-get install -y chromium chromium-driver (or set JIMFLOW_CHROMIUM and"
+              + " JIMFLOW_CHROMEDRIVER)");
+    }
+  }
+
+  private static Optional<String> browserProblem() {
+    if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
+      return Optional.empty();
+    }
+    return Optional.of("no headless Chromium at " + CHROMIUM + " with a driver at " + CHROMEDRIVER);
+  }
 
   @BeforeAll
   static void startBrowser() throws IOException {
-    boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-    String missing =
-        "The Temporal UI test needs headless Chromium: install Debian's packages `chromium` and"
-            + " `chromium-driver` (apt-get install -y chromium chromium-driver), expected at "
-            + CHROMIUM
-            + " and "
-            + CHROMEDRIVER;
-    if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
-      throw new AssertionError(missing);
-    }
-    if (!present) {
-      // Skipped in the test itself, so that the report counts it as skipped and shows why.
-      noBrowser = missing;
-      return;
-    }
+    browserProblem()
+        .ifPresent(
+            problem -> {
+              throw new AssertionError("The Temporal UI test needs a browser: " + problem);
+            });
 
     // Both paths are given, so Selenium Manager has nothing to find; offline makes sure it fetches
     // nothing.
@@ -130,7 +152,6 @@ class TemporalUiIT {
   @Test
   void anOperatorFindsRunningAndFailedExecutionsTheirStepsAndTheScheduleInTheTemporalUi(
       E2eEnvironment env) throws Exception {
-    Assumptions.assumeTrue(browser != null, noBrowser);
     env.sharedWorker();
     JimflowClient jimflow = new JimflowClient(env.client(), env.scheduleClient());
     ScheduleDefinition nightly =
@@ -205,6 +226,92 @@ class TemporalUiIT {
     waitForText("scheduled run", scheduled, "UI Nightly Sync · scheduled run", "Trigger Scheduled");
   }
 
+  /**
+   * With payload encryption on, Temporal holds only ciphertext (SecurityIT checks the history); the
+   * UI of a dev server started as `./jimflow dev` starts it, with its codec endpoint at the worker,
+   * still shows the step and why it failed.
+   */
+  @Test
+  void anEncryptedExecutionReadsInTheUiThroughTheWorkersCodecServer(E2eEnvironment env)
+      throws Exception {
+    int codecPort = ReservedPorts.reserve();
+    int uiPort = ReservedPorts.reserve();
+    Path dir = env.newDirectory("encrypted-ui");
+    DevServer.Options options =
+        new DevServer.Options(
+                TemporalCli.locate(Optional.of(env.projectHome())),
+                "127.0.0.1",
+                ReservedPorts.reserve(),
+                uiPort,
+                dir.resolve("temporal.db"),
+                dir.resolve("temporal-server.log"),
+                "default",
+                DevServer.LOW_LATENCY_ARGS,
+                Duration.ofSeconds(90))
+            .withUiCodecEndpoint(DevMode.codecEndpoint(codecPort));
+    String keys =
+        "ui-e2e:" + Base64.getEncoder().encodeToString(new SecureRandom().generateSeed(32));
+    try (DevServer server = DevServer.start(options)) {
+      WorkerProcess worker =
+          env.startWorker(
+              "encrypted-ui-worker",
+              Map.of(
+                  "TEMPORAL_ADDRESS",
+                  server.target(),
+                  "TEMPORAL_NAMESPACE",
+                  "default",
+                  "SERVER_PORT",
+                  Integer.toString(codecPort),
+                  "JIMFLOW_PAYLOAD_ENCRYPTION_KEYS",
+                  keys,
+                  "JIMFLOW_CODEC_SERVER_ALLOWED_ORIGINS",
+                  "http://localhost:" + uiPort));
+      WorkflowServiceStubs stubs =
+          WorkflowServiceStubs.newServiceStubs(
+              WorkflowServiceStubsOptions.newBuilder().setTarget(server.target()).build());
+      try {
+        WorkflowClient client =
+            WorkflowClient.newInstance(
+                stubs,
+                WorkflowClientOptions.newBuilder()
+                    .setNamespace("default")
+                    .setDataConverter(PayloadEncryption.of(null, keys).dataConverter())
+                    .build());
+        JimflowClient jimflow = new JimflowClient(client, null);
+        String failed =
+            jimflow.startExecution(
+                schedule(
+                    step(0, "HR import", "count.sh", null, "1", "0"),
+                    step(1, "Directory export", "fail.sh", 1, "4", "directory unreachable")),
+                OPERATOR,
+                false);
+        assertThat(jimflow.awaitResult(failed))
+            .extracting(ExecutionResult::status)
+            .isEqualTo(ExecutionStatus.Failed);
+        // What the server holds, read without the codec: none of what the UI shows below.
+        assertThat(client.fetchHistory(failed).getHistory().toByteString().toStringUtf8())
+            .contains("encryption-key-id")
+            .doesNotContain("Directory export", "directory unreachable", "UI Nightly Sync");
+
+        browser.get(
+            server.uiUrl()
+                + "/namespaces/default/workflows/"
+                + encode(failed)
+                + "/"
+                + client.newUntypedWorkflowStub(failed).describe().getExecution().getRunId()
+                + "/history");
+        waitForText(
+            "encrypted execution",
+            "Directory export · executable fail.sh",
+            "exited with code 4: stderr: directory unreachable");
+        screenshot("encrypted-execution-decoded");
+      } finally {
+        stubs.shutdownNow();
+        worker.kill();
+      }
+    }
+  }
+
   /** Leaves the shared server as found: other tests count and reconcile its schedules. */
   @AfterEach
   void removeTheScheduleAndItsRuns(E2eEnvironment env) {
@@ -239,33 +346,26 @@ class TemporalUiIT {
     throw new AssertionError("triggering " + SCHEDULE_ID + " started no run within " + WAIT);
   }
 
-  private static ScheduleDefinition schedule(StepDefinition... steps) {
-    return new ScheduleDefinition(
-        SCHEDULE_ID,
-        "UI Nightly Sync",
-        "Imports HR and exports to the directory (Temporal UI test).",
-        true,
+  private static ScheduleDefinition schedule(StepBuilder... steps) {
+    return aSchedule(SCHEDULE_ID)
+        .named("UI Nightly Sync")
+        .describedAs("Imports HR and exports to the directory (Temporal UI test).")
         // Never fires during the test; the executions are manual runs.
-        new Trigger(List.of("0 3 1 1 *"), null, null, "UTC"),
-        FailurePolicy.STOP,
-        OverlapPolicy.SKIP,
-        null,
-        List.of(steps));
+        .triggeredBy(new Trigger(List.of("0 3 1 1 *"), null, null, "UTC"))
+        .onStepFailure(FailurePolicy.STOP)
+        .onOverlap(OverlapPolicy.SKIP)
+        .with(steps)
+        .definition();
   }
 
-  private static StepDefinition step(
+  private static StepBuilder step(
       int index, String name, String program, Integer attempts, String... args) {
-    return new StepDefinition(
-        index,
-        name,
-        null,
-        new ExecutableStep(program, List.of(args), null, null),
-        null,
-        Duration.ofMinutes(5),
-        attempts == null ? null : new RetrySettings(attempts, null, null),
+    return aStep(index, name)
+        .executable(program, args)
+        .attemptsOrDefault(attempts)
         // Short, so heartbeats (sent at most every 0.8 x this) reach the server while the test
         // looks.
-        Duration.ofSeconds(2));
+        .heartbeatTimeout(Duration.ofSeconds(2));
   }
 
   /** Waits until the page shows every text; returns the page's text. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jimflow.workitem.RunCheckpoint;
 import io.jimflow.workitem.WorkItemClient;
 import io.jimflow.workitem.WorkItemSpec;
 import io.jimflow.workitem.WorkItemState;
@@ -48,7 +49,13 @@ class WorkItemLifecycleIT {
         WorkItemSpec.of("count-shutdown", "line-count", state(data, results), Instant.now())
             .withHeartbeatTimeout(Duration.ofSeconds(20)));
     await(items, "count-shutdown", v -> v.state() == WorkItemState.Running, Duration.ofSeconds(60));
-    Thread.sleep(3000);
+    PendingHeartbeats.await(
+        env.client(namespace),
+        "count-shutdown",
+        RunCheckpoint.class,
+        c -> c.stateJson() != null,
+        "a saved checkpoint",
+        Duration.ofSeconds(60));
     assertThat(first.terminate(Duration.ofSeconds(60))).as(first.logTail(40)).isNotEqualTo(-1);
     env.startWorker("items-b", workerEnv(namespace));
 
@@ -102,7 +109,13 @@ class WorkItemLifecycleIT {
         WorkItemSpec.of("count-crash", "line-count", state(data, results), Instant.now())
             .withHeartbeatTimeout(Duration.ofSeconds(5)));
     await(items, "count-crash", v -> v.state() == WorkItemState.Running, Duration.ofSeconds(60));
-    Thread.sleep(5000);
+    PendingHeartbeats.await(
+        env.client(namespace),
+        "count-crash",
+        RunCheckpoint.class,
+        c -> c.stateJson() != null,
+        "a saved checkpoint",
+        Duration.ofSeconds(60));
     first.kill();
     env.startWorker("items-crash-b", workerEnv(namespace));
 

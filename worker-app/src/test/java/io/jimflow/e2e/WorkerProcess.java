@@ -1,6 +1,5 @@
 package io.jimflow.e2e;
 
-import io.jimflow.worker.dev.DevServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 /** A real jimflow worker process (the built {@code jimflow-worker.jar}) run by an e2e test. */
 public final class WorkerProcess {
+
+  /** The management token test workers are started with (health details need it). */
+  static final String MANAGEMENT_TOKEN = "e2e-operator-" + ProcessHandle.current().pid();
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -34,13 +36,18 @@ public final class WorkerProcess {
     this.heartbeatFile = heartbeatFile;
   }
 
-  static WorkerProcess start(String name, Path projectHome, Path dir, Map<String, String> env) {
+  /** Starts the process; the caller waits for health ({@link #awaitHealthy}) or the exit. */
+  static WorkerProcess launch(String name, Path projectHome, Path dir, Map<String, String> env) {
     Path jar = projectHome.resolve("worker-app/target/jimflow-worker.jar");
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           "No worker jar at " + jar + ": e2e tests run in `./mvnw verify`, after `package`");
     }
-    int port = DevServer.freePort();
+    // A test that must know the port before the worker starts (e.g. a codec endpoint) passes one.
+    int port =
+        env.containsKey("SERVER_PORT")
+            ? Integer.parseInt(env.get("SERVER_PORT"))
+            : ReservedPorts.reserve();
     Path log = dir.resolve("worker.log");
     Path heartbeat = dir.resolve("healthcheck");
     List<String> command = new ArrayList<>();
@@ -53,26 +60,20 @@ public final class WorkerProcess {
     pb.environment().putAll(env);
     pb.environment().put("SERVER_PORT", Integer.toString(port));
     pb.environment().putIfAbsent("JIMFLOW_WORKER_HEARTBEAT_FILE", heartbeat.toString());
+    pb.environment().putIfAbsent("JIMFLOW_MANAGEMENT_ACCESS_TOKEN", MANAGEMENT_TOKEN);
     pb.environment().putIfAbsent("JIMFLOW_WORKER_HEARTBEAT_INTERVAL", "1s");
     pb.redirectErrorStream(true).redirectOutput(log.toFile());
     try {
       Process process = pb.start();
       process.getOutputStream().close();
-      WorkerProcess worker =
-          new WorkerProcess(
-              name,
-              process,
-              port,
-              log,
-              Path.of(pb.environment().get("JIMFLOW_WORKER_HEARTBEAT_FILE")));
-      worker.awaitHealthy(Duration.ofSeconds(90));
-      return worker;
+      return new WorkerProcess(
+          name, process, port, log, Path.of(pb.environment().get("JIMFLOW_WORKER_HEARTBEAT_FILE")));
     } catch (IOException e) {
       throw new IllegalStateException("Could not start worker " + name + ": " + e.getMessage(), e);
     }
   }
 
-  private void awaitHealthy(Duration timeout) {
+  void awaitHealthy(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -90,20 +91,27 @@ public final class WorkerProcess {
         "Worker " + name + " not healthy in time; log:\n" + logTail(40));
   }
 
-  /** The actuator health document, or "" when it does not answer. */
+  /** The actuator health document as an operator sees it (with details), "" when unanswered. */
   public String health() {
-    return get("/actuator/health");
+    return get("/actuator/health", MANAGEMENT_TOKEN);
   }
 
   /** GET on the worker's HTTP port; "" when it does not answer. */
   public String get(String path) {
+    return get(path, null);
+  }
+
+  /** GET with {@code Authorization: Bearer <token>} unless null; "" when it does not answer. */
+  public String get(String path, String token) {
     try {
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+              .timeout(Duration.ofSeconds(5));
+      if (token != null) {
+        request.header("Authorization", "Bearer " + token);
+      }
       HttpResponse<String> response =
-          HTTP.send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                  .timeout(Duration.ofSeconds(5))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+          HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
       return response.body();
     } catch (IOException e) {
       return "";
@@ -150,6 +158,20 @@ public final class WorkerProcess {
    */
   public int terminate(Duration timeout) {
     process.destroy();
+    try {
+      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  /**
+   * Waits for the process to end by itself.
+   *
+   * @return the exit code, or -1 if it still runs after {@code timeout}
+   */
+  public int awaitExit(Duration timeout) {
     try {
       return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
     } catch (InterruptedException e) {

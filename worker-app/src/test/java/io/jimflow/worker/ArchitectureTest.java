@@ -2,15 +2,22 @@ package io.jimflow.worker;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaConstructorCall;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.workflow.WorkflowInterface;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -44,7 +51,11 @@ class ArchitectureTest {
         .resideInAnyPackage(
             "java..",
             "javax.annotation..",
+            // AES-GCM of the payload codec.
+            "javax.crypto..",
             "io.temporal..",
+            // Temporal's payloads are protobuf messages (read by JimflowDataConverter).
+            "com.google.protobuf..",
             "com.fasterxml.jackson.annotation..",
             "org.slf4j..",
             "io.jimflow..")
@@ -78,34 +89,114 @@ class ArchitectureTest {
         .check(STARTER);
   }
 
+  /**
+   * Workflow code and everything it calls in the workflows module (decisions, payloads, helpers)
+   * must replay the same commands every time: no I/O, no clocks, randomness, environment or threads
+   * but those of {@code Workflow}. See the package-info of each workflow package.
+   */
   @Test
-  void workflowImplementationsDoNoIoAndUseWorkflowTimeOnly() {
-    DescribedPredicate<JavaClass> workflowImpl =
-        DescribedPredicate.describe(
-            "workflow implementations",
+  void workflowCodeAndEverythingItCallsIsDeterministic() {
+    Set<JavaClass> reachable = reachableFromWorkflowImplementations();
+    assertThat(reachable.stream().map(JavaClass::getSimpleName))
+        .as("the rule sees the workflows' helpers, not only the implementations")
+        .contains("WorkItemWorkflowImpl", "WorkItemLifecycle", "StepBoard", "FailurePolicies");
+    Set<String> names = reachable.stream().map(JavaClass::getName).collect(Collectors.toSet());
+    noClasses()
+        .that(
+            DescribedPredicate.describe(
+                "workflow implementations and the classes they use",
+                c -> names.contains(c.getName())))
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.io..", "java.nio.file..", "java.net..", "java.sql..")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName(Thread.class.getName())
+        .orShould()
+        .dependOnClassesThat(NONDETERMINISTIC_TYPES)
+        .orShould()
+        .callMethodWhere(NONDETERMINISTIC_CALLS)
+        .orShould()
+        .callConstructorWhere(NEW_RANDOM)
+        .check(WORKFLOWS);
+  }
+
+  /** Randomness, timers and thread pools outside the workflow's control. */
+  private static final DescribedPredicate<JavaClass> NONDETERMINISTIC_TYPES =
+      DescribedPredicate.describe(
+          "ThreadLocalRandom, Timer or java.util.concurrent executors and futures",
+          c ->
+              Set.of(
+                      "java.util.Timer",
+                      "java.util.concurrent.ThreadLocalRandom",
+                      "java.util.concurrent.Executor",
+                      "java.util.concurrent.Executors",
+                      "java.util.concurrent.ExecutorService",
+                      "java.util.concurrent.ScheduledExecutorService",
+                      "java.util.concurrent.ThreadPoolExecutor",
+                      "java.util.concurrent.ForkJoinPool",
+                      "java.util.concurrent.CompletableFuture")
+                  .contains(c.getName()));
+
+  /**
+   * A random source of its own: workflow code uses the replay-safe {@code Workflow.newRandom()}.
+   */
+  private static final DescribedPredicate<JavaConstructorCall> NEW_RANDOM =
+      DescribedPredicate.describe(
+          "new Random or new SecureRandom",
+          call ->
+              Set.of("java.util.Random", "java.security.SecureRandom")
+                  .contains(call.getTargetOwner().getName()));
+
+  /** Methods that read the clock, the environment or a random source. */
+  private static final Map<String, Set<String>> FORBIDDEN_CALLS =
+      Map.of(
+          "java.lang.System",
+          Set.of("currentTimeMillis", "nanoTime", "getenv", "getProperty", "getProperties"),
+          "java.lang.Math",
+          Set.of("random"),
+          "java.lang.StrictMath",
+          Set.of("random"),
+          "java.util.UUID",
+          Set.of("randomUUID"),
+          "java.time.Clock",
+          Set.of("systemUTC", "systemDefaultZone"));
+
+  private static final DescribedPredicate<JavaMethodCall> NONDETERMINISTIC_CALLS =
+      DescribedPredicate.describe(
+          "System clocks, environment or properties, Math.random, UUID.randomUUID, the system"
+              + " Clock, or java.time's now()",
+          call -> {
+            String owner = call.getTargetOwner().getName();
+            String method = call.getName();
+            return FORBIDDEN_CALLS.getOrDefault(owner, Set.of()).contains(method)
+                || (owner.startsWith("java.time.") && method.equals("now"));
+          });
+
+  /** The workflow implementations and, transitively, every class of the module they use. */
+  private static Set<JavaClass> reachableFromWorkflowImplementations() {
+    Deque<JavaClass> todo = new ArrayDeque<>();
+    WORKFLOWS.stream()
+        .filter(
             c ->
                 !c.isInterface()
                     && c.getAllRawInterfaces().stream()
-                        .anyMatch(i -> i.isAnnotatedWith(WorkflowInterface.class)));
-    noClasses()
-        .that(workflowImpl)
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage("java.io..", "java.nio.file..", "java.net..")
-        .orShould()
-        .callMethod(System.class, "currentTimeMillis")
-        .orShould()
-        .callMethod(System.class, "nanoTime")
-        .orShould()
-        .callMethod(System.class, "getenv", String.class)
-        .orShould()
-        .callMethod(Thread.class, "sleep", long.class)
-        .orShould()
-        .callMethod(java.time.Instant.class, "now")
-        .orShould()
-        .callMethod(java.util.UUID.class, "randomUUID")
-        .allowEmptyShould(true)
-        .check(WORKFLOWS);
+                        .anyMatch(i -> i.isAnnotatedWith(WorkflowInterface.class)))
+        .forEach(todo::add);
+    Set<String> moduleClasses =
+        WORKFLOWS.stream().map(JavaClass::getName).collect(Collectors.toSet());
+    Map<String, JavaClass> seen = new HashMap<>();
+    while (!todo.isEmpty()) {
+      JavaClass next = todo.pop();
+      if (seen.putIfAbsent(next.getName(), next) != null) {
+        continue;
+      }
+      next.getDirectDependenciesFromSelf().stream()
+          .map(d -> d.getTargetClass().getBaseComponentType())
+          .filter(c -> moduleClasses.contains(c.getName()))
+          .forEach(todo::add);
+    }
+    return Set.copyOf(seen.values());
   }
 
   private static JavaClasses union() {

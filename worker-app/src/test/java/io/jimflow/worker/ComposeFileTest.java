@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,14 +28,39 @@ class ComposeFileTest {
 
   @Test
   void theComposeFileIsValid() throws Exception {
-    List<String> tool = composeTool();
-    List<String> command = new ArrayList<>(tool);
-    command.addAll(List.of("-f", composeFile.toString(), "config", "-q"));
+    assertComposeConfigIsValid(composeFile);
+  }
+
+  @Test
+  void theTlsOverlayIsValidOnTopOfTheComposeFile() throws Exception {
+    assertComposeConfigIsValid(composeFile, home.resolve("docker-compose.tls.yml"));
+  }
+
+  /** {@code docker compose config -q} over {@code files}, layered in order, finds nothing wrong. */
+  private void assertComposeConfigIsValid(Path... files) throws Exception {
+    List<String> command = new ArrayList<>(composeTool());
+    for (Path file : files) {
+      command.addAll(List.of("-f", file.toString()));
+    }
+    command.addAll(List.of("config", "-q"));
     Process p =
         new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as("%s says:%n%s", String.join(" ", command), out).isZero();
+  }
+
+  @Test
+  void theStackHoldsNoPasswordOrKeyAndEncryptsPayloadsWhichTheUiDecodes() throws Exception {
+    String compose = Files.readString(composeFile);
+
+    assertThat(compose)
+        .doesNotContainPattern("(?i)(PASSWORD|PWD|TOKEN|KEYS?):[ \\t]*[\"']?[A-Za-z0-9]")
+        .contains("POSTGRES_PASSWORD_FILE: /run/secrets/postgres-password")
+        .contains("JIMFLOW_STORE_PASSWORD_FILE: /run/secrets/postgres-password")
+        .contains("JIMFLOW_PAYLOAD_ENCRYPTION_KEYS_FILE: /run/secrets/payload-keys")
+        .contains("TEMPORAL_CODEC_ENDPOINT:");
+    assertThat(home.resolve(".env.example")).exists();
   }
 
   @Test
@@ -61,6 +88,28 @@ class ComposeFileTest {
             "history.transferProcessorMaxPollRPS:\n  - value: "
                 + DevServer.TRANSFER_POLL_RPS
                 + "\n");
+  }
+
+  @Test
+  void theComposeStackRunsTheServerTheTopologyTestsStart() throws Exception {
+    String compose = Files.readString(composeFile);
+    String script = Files.readString(home.resolve("scripts/start-temporal-server.sh"));
+    Matcher pinned = Pattern.compile("TEMPORAL_SERVER_VERSION=\"([^\"]+)\"").matcher(script);
+    assertThat(pinned.find()).as("the script pins a server version").isTrue();
+
+    assertThat(compose)
+        .contains("image: temporalio/auto-setup:" + pinned.group(1) + "\n")
+        .contains("DEFAULT_NAMESPACE_RETENTION: 720h\n")
+        .contains("NUM_HISTORY_SHARDS: 4\n")
+        .contains("java -jar /app/jimflow-cli.jar setup")
+        .containsPattern(
+            "(?s)\n  worker: &worker\n.*?depends_on:\n\s+temporal-setup:\n"
+                + "\s+condition: service_completed_successfully");
+    assertThat(script)
+        .contains("retention=\"720h\"")
+        .contains("history_shards=\"4\"")
+        .contains("filepath: \"$root/docker/temporal/dynamicconfig.yaml\"")
+        .contains("\"$root/jimflow\" setup --address");
   }
 
   private static List<String> composeTool() {

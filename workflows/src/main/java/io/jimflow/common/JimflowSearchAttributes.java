@@ -7,8 +7,8 @@ import java.util.List;
  * The custom search attributes jimflow keeps current on its workflows.
  *
  * <p>They must be registered on the server before use: the dev server launcher passes {@link #ALL}
- * as {@code --search-attribute NAME=TYPE}; a production cluster registers them once with {@code
- * temporal operator search-attribute create}.
+ * as {@code --search-attribute NAME=TYPE}; any other server gets them from {@code ./jimflow setup}
+ * ({@link SearchAttributeSetup}), and the worker checks them at start.
  */
 public final class JimflowSearchAttributes {
 

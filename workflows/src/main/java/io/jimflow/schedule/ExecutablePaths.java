@@ -5,29 +5,53 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The static check of an Executable step's path (or working directory): relative, and not leaving
- * the executables root by {@code ..}. Symbolic links are checked again by the worker against real
- * paths.
+ * The one static check of an Executable step's path and working directory: relative to the
+ * executables root and never climbing out of it with {@code ..}. Validation runs it so that a bad
+ * file is refused before anything is deployed; the worker runs it again on whatever definition it
+ * is given, and then checks real paths (symbolic links) against the root.
  */
 public final class ExecutablePaths {
 
-  /** What is wrong with {@code path} as a path below the executables root, or empty if nothing. */
+  private static final String SETTING = " (jimflow.steps.executables.root)";
+
+  /** What is wrong with {@code path} as a program below the executables root, or empty. */
   public static Optional<String> problem(String path) {
+    return problem(path, false);
+  }
+
+  /** What is wrong with {@code path} as a working directory (the root itself is fine), or empty. */
+  public static Optional<String> directoryProblem(String path) {
+    return problem(path, true);
+  }
+
+  /**
+   * {@code path} written the one way the worker's allow-list compares it: {@code /} separators,
+   * {@code .} and {@code ..} resolved ({@code tools/../count.sh} is {@code count.sh}). Only for
+   * paths without a {@link #problem}.
+   */
+  public static String normalized(String path) {
+    return Path.of(path.replace('\\', '/')).normalize().toString().replace('\\', '/');
+  }
+
+  private static Optional<String> problem(String path, boolean rootAllowed) {
     if (path == null || path.isBlank()) {
       return Optional.of("is empty");
     }
-    Path parsed;
+    String unified = path.replace('\\', '/');
+    if (unified.startsWith("/") || unified.matches("^[A-Za-z]:.*") || unified.startsWith("~")) {
+      return Optional.of("'" + path + "' must be relative to the executables root" + SETTING);
+    }
+    Path normalised;
     try {
-      parsed = Path.of(path);
+      normalised = Path.of(unified).normalize();
     } catch (InvalidPathException e) {
-      return Optional.of("is not a valid path: " + e.getReason());
+      return Optional.of("'" + path + "' is not a valid path: " + e.getReason());
     }
-    if (parsed.isAbsolute() || path.startsWith("/") || path.startsWith("\\")) {
-      return Optional.of("'" + path + "' must be relative to the executables root");
+    if (normalised.startsWith("..")) {
+      return Optional.of("'" + path + "' leaves the executables root" + SETTING);
     }
-    Path normalized = parsed.normalize();
-    if (normalized.startsWith("..")) {
-      return Optional.of("'" + path + "' leaves the executables root");
+    if (!rootAllowed && normalised.toString().isEmpty()) {
+      return Optional.of("'" + path + "' names the executables root itself, not a program");
     }
     return Optional.empty();
   }

@@ -1,5 +1,6 @@
 package io.jimflow.schedule;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,19 +31,40 @@ public record StepDefinition(
   public record RunProfileStep(String connectedSystem, String runProfile) {}
 
   /**
-   * Runs a program below the allow-listed executables root, without a shell.
+   * Runs a program below the executables root, without a shell, if the worker allows it.
    *
    * @param path relative to the executables root
    * @param workingDirectory relative to the executables root; the root itself if null
-   * @param env extra environment variables, each name on the worker's allow-list
+   * @param env extra environment variables, each name on the worker's allow-list; a value may be a
+   *     secret reference {@code ${secret:NAME}}
+   * @param limits resource limits of the program and everything it starts; none if null (then not
+   *     written at all, so that definitions without limits serialise, and fingerprint, as before)
    */
   public record ExecutableStep(
-      String path, List<String> args, String workingDirectory, Map<String, String> env) {
+      String path,
+      List<String> args,
+      String workingDirectory,
+      Map<String, String> env,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Limits limits) {
     public ExecutableStep {
       args = args == null ? List.of() : List.copyOf(args);
       env = env == null ? Map.of() : Map.copyOf(env);
     }
+
+    public ExecutableStep(
+        String path, List<String> args, String workingDirectory, Map<String, String> env) {
+      this(path, args, workingDirectory, env, null);
+    }
   }
+
+  /**
+   * Operating-system limits of an Executable step's program (null = no limit).
+   *
+   * @param cpuSeconds CPU time; the program gets SIGXCPU, then SIGKILL
+   * @param memoryMegabytes address space
+   * @param openFiles open file descriptors
+   */
+  public record Limits(Long cpuSeconds, Long memoryMegabytes, Integer openFiles) {}
 
   /** Retry policy of a step's attempts. Null fields take the defaults (3 attempts, 1 s, 2.0). */
   public record RetrySettings(

@@ -179,40 +179,41 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     Instant maxRunEnds = runStartedAt.plus(spec.maxRunTime());
     Instant graceEnds = null;
     boolean abandoned = false;
-    while (!runPromise.isCompleted()) {
+    Supplier<Boolean> wake =
+        () ->
+            runPromise.isCompleted()
+                || (state == WorkItemState.Running && (cancelRequested || shutdownRequested));
+    while (!runPromise.isCompleted() && !abandoned) {
       Instant now = now();
-      if (state == WorkItemState.Running && cancelRequested) {
-        apply(WorkItemEvent.CANCEL_REQUESTED, cancelReason);
-        graceEnds = now.plus(spec.gracePeriod());
-        continue;
-      }
-      if (state == WorkItemState.Running && !now.isBefore(maxRunEnds)) {
-        apply(WorkItemEvent.MAX_RUN_TIME_REACHED, "max run time " + spec.maxRunTime() + " reached");
-        graceEnds = now.plus(spec.gracePeriod());
-        continue;
-      }
-      if (state == WorkItemState.Running && shutdownRequested) {
-        apply(WorkItemEvent.SHUTDOWN_REQUESTED, "worker is shutting down");
-        continue;
-      }
-      if (graceEnds != null && !now.isBefore(graceEnds)) {
-        apply(
-            WorkItemEvent.GRACE_EXPIRED,
-            "did not end within the grace period of " + spec.gracePeriod() + "; attempt abandoned");
-        abandoned = true;
-        runScope.cancel();
-        break;
-      }
-      Instant deadline =
-          graceEnds != null ? graceEnds : state == WorkItemState.Running ? maxRunEnds : null;
-      Supplier<Boolean> wake =
-          () ->
-              runPromise.isCompleted()
-                  || (state == WorkItemState.Running && (cancelRequested || shutdownRequested));
-      if (deadline == null) {
-        Workflow.await(wake);
-      } else {
-        Workflow.await(Duration.between(now, deadline), wake);
+      RunSupervision.Decision next =
+          RunSupervision.next(
+              new RunSupervision.Watch(
+                  state, maxRunEnds, graceEnds, cancelRequested, shutdownRequested),
+              now);
+      RunSupervision.Action action = next.action();
+      switch (action) {
+        case WAIT -> {
+          if (next.wakeAt() == null) {
+            Workflow.await(wake);
+          } else {
+            Workflow.await(Duration.between(now, next.wakeAt()), wake);
+          }
+        }
+        case ABANDON -> {
+          apply(
+              action.event(),
+              "did not end within the grace period of "
+                  + spec.gracePeriod()
+                  + "; attempt abandoned");
+          abandoned = true;
+          runScope.cancel();
+        }
+        default -> {
+          apply(action.event(), supervisionNote(action));
+          if (action.startsGrace()) {
+            graceEnds = now.plus(spec.gracePeriod());
+          }
+        }
       }
     }
     String savedState = spec.stateJson();
@@ -254,6 +255,15 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
       }
     }
     return endInstance(savedState, successorStart);
+  }
+
+  private String supervisionNote(RunSupervision.Action action) {
+    return switch (action) {
+      case ASK_TO_FINISH_CANCELLED -> cancelReason;
+      case ASK_TO_FINISH_MAX_RUN_TIME -> "max run time " + spec.maxRunTime() + " reached";
+      case ASK_TO_FINISH_SHUTDOWN -> "worker is shutting down";
+      default -> null;
+    };
   }
 
   private WorkItemView endInstance(String savedState, Instant successorStart) {

@@ -1,12 +1,13 @@
 package io.jimflow.schedule;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
-import io.jimflow.schedule.StepDefinition.ExecutableStep;
-import io.jimflow.schedule.StepDefinition.RunProfileStep;
+import io.jimflow.testing.ScheduleBuilders;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -52,34 +53,14 @@ class ExecutionMetadataTest {
             .mapToObj(
                 i ->
                     i == 0
-                        ? new StepDefinition(
-                            0,
-                            "Import",
-                            new RunProfileStep("HR", "Full Import"),
-                            null,
-                            null,
-                            null,
-                            null,
-                            null)
-                        : new StepDefinition(
-                            1,
-                            "Step " + i,
-                            null,
-                            new ExecutableStep("count.sh", List.of("1"), null, null),
-                            null,
-                            null,
-                            null,
-                            null))
+                        ? aStep(0, "Import").withStepDefaults().runProfile("HR", "Full Import")
+                        : aStep(1, "Step " + i).withStepDefaults().executable("count.sh", "1"))
+            .map(ScheduleBuilders.StepBuilder::build)
             .toList();
-    return new ScheduleDefinition(
-        "nightly",
-        "Nightly HR Sync",
-        "Imports HR every night.",
-        true,
-        null,
-        null,
-        null,
-        null,
-        list);
+    return aSchedule("nightly")
+        .named("Nightly HR Sync")
+        .describedAs("Imports HR every night.")
+        .withSteps(list)
+        .definition();
   }
 }

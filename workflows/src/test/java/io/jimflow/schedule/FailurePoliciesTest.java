@@ -1,6 +1,6 @@
 package io.jimflow.schedule;
 
-import static io.jimflow.schedule.Schedules.step;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
@@ -14,15 +14,15 @@ class FailurePoliciesTest {
   void aStepsOwnContinueOnFailureOverridesTheScheduleDefault() {
     assertThat(
             FailurePolicies.continuesOnFailure(
-                step(0, "s").continueOnFailure(true).build(), FailurePolicy.STOP))
+                aStep(0, "s").continueOnFailure(true).build(), FailurePolicy.STOP))
         .isTrue();
     assertThat(
             FailurePolicies.continuesOnFailure(
-                step(0, "s").continueOnFailure(false).build(), FailurePolicy.CONTINUE))
+                aStep(0, "s").continueOnFailure(false).build(), FailurePolicy.CONTINUE))
         .isFalse();
-    assertThat(FailurePolicies.continuesOnFailure(step(0, "s").build(), FailurePolicy.CONTINUE))
+    assertThat(FailurePolicies.continuesOnFailure(aStep(0, "s").build(), FailurePolicy.CONTINUE))
         .isTrue();
-    assertThat(FailurePolicies.continuesOnFailure(step(0, "s").build(), FailurePolicy.STOP))
+    assertThat(FailurePolicies.continuesOnFailure(aStep(0, "s").build(), FailurePolicy.STOP))
         .isFalse();
   }
 
@@ -31,9 +31,9 @@ class FailurePoliciesTest {
     StepGroups plan =
         StepGroups.plan(
             List.of(
-                step(0, "ok").build(),
-                step(0, "tolerated").continueOnFailure(true).build(),
-                step(0, "fatal").build()));
+                aStep(0, "ok").build(),
+                aStep(0, "tolerated").continueOnFailure(true).build(),
+                aStep(0, "fatal").build()));
     Map<Integer, StepOutcome> outcomes =
         Map.of(
             0, outcome("ok", StepStatus.Complete, null),
@@ -50,7 +50,7 @@ class FailurePoliciesTest {
 
   @Test
   void aGroupGoesOnWhenEveryFailureIsToleratedOrNothingFailed() {
-    StepGroups plan = StepGroups.plan(List.of(step(0, "a").build(), step(0, "b").build()));
+    StepGroups plan = StepGroups.plan(List.of(aStep(0, "a").build(), aStep(0, "b").build()));
     Map<Integer, StepOutcome> outcomes =
         Map.of(
             0, outcome("a", StepStatus.CompleteWithWarning, "warned"),

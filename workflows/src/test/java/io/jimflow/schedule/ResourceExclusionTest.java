@@ -1,8 +1,8 @@
 package io.jimflow.schedule;
 
 import static io.jimflow.schedule.FakeStepActivities.runsUntil;
-import static io.jimflow.schedule.Schedules.schedule;
-import static io.jimflow.schedule.Schedules.step;
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +11,9 @@ import io.jimflow.resource.ResourceLockState;
 import io.jimflow.resource.ResourceLockWorkflow;
 import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.resource.Resources;
-import io.jimflow.schedule.Schedules.ScheduleBuilder;
+import io.jimflow.testing.JimflowTestEnvironment;
+import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
+import io.jimflow.testing.ScheduleBuilders.StepBuilder;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
@@ -38,9 +40,8 @@ class ResourceExclusionTest {
 
   @BeforeEach
   void startEnvironment() {
-    env = TestWorkflowEnvironment.newInstance();
-    ScheduleExecutionWorkflowTest.registerSearchAttributes(env);
-    Worker worker = env.newWorker(TaskQueues.SCHEDULES);
+    env = JimflowTestEnvironment.newEnvironment();
+    Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(
         ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
     worker.registerActivitiesImplementations(steps, new FakeResourceActivities());
@@ -58,10 +59,11 @@ class ResourceExclusionTest {
       throws Exception {
     CountDownLatch releaseFirst = new CountDownLatch(1);
     steps.on("first import", runsUntil(releaseFirst, Duration.ofSeconds(60)));
-    WorkflowStub first = start("first", step(0, "first import").runProfile("HR", "Full Import"));
+    WorkflowStub first = start("first", aStep(0, "first import").runProfile("HR", "Full Import"));
     awaitCondition(() -> steps.started.contains("first import"));
 
-    WorkflowStub second = start("second", step(0, "second import").runProfile("HR", "Full Import"));
+    WorkflowStub second =
+        start("second", aStep(0, "second import").runProfile("HR", "Full Import"));
     ExecutionProgress waiting = awaitProgress(second, p -> p.steps().get(0).message() != null);
 
     StepOutcome waitingStep = waiting.steps().get(0);
@@ -96,8 +98,8 @@ class ResourceExclusionTest {
     ExecutionResult result =
         start(
                 "exports",
-                step(0, "AD export").runProfile("AD", "Export"),
-                step(0, "LDAP export").runProfile("LDAP", "Export"))
+                aStep(0, "AD export").runProfile("AD", "Export"),
+                aStep(0, "LDAP export").runProfile("LDAP", "Export"))
             .getResult(ExecutionResult.class);
 
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
@@ -108,10 +110,10 @@ class ResourceExclusionTest {
   void synchronisationsOfDifferentSystemsShareTheMetaverseOneAtATime() throws Exception {
     CountDownLatch releaseFirst = new CountDownLatch(1);
     steps.on("HR sync", runsUntil(releaseFirst, Duration.ofSeconds(60)));
-    WorkflowStub first = start("hr-sync", step(0, "HR sync").runProfile("HR", "Full Sync"));
+    WorkflowStub first = start("hr-sync", aStep(0, "HR sync").runProfile("HR", "Full Sync"));
     awaitCondition(() -> steps.started.contains("HR sync"));
 
-    WorkflowStub second = start("ad-sync", step(0, "AD sync").runProfile("AD", "Delta Sync"));
+    WorkflowStub second = start("ad-sync", aStep(0, "AD sync").runProfile("AD", "Delta Sync"));
     ExecutionProgress waiting =
         awaitProgress(
             second,
@@ -129,9 +131,10 @@ class ResourceExclusionTest {
   void aStepCancelledWhileWaitingEndsCancelledAndNeverRuns() throws Exception {
     CountDownLatch releaseFirst = new CountDownLatch(1);
     steps.on("first import", runsUntil(releaseFirst, Duration.ofSeconds(60)));
-    WorkflowStub first = start("first", step(0, "first import").runProfile("HR", "Full Import"));
+    WorkflowStub first = start("first", aStep(0, "first import").runProfile("HR", "Full Import"));
     awaitCondition(() -> steps.started.contains("first import"));
-    WorkflowStub second = start("second", step(0, "second import").runProfile("HR", "Full Import"));
+    WorkflowStub second =
+        start("second", aStep(0, "second import").runProfile("HR", "Full Import"));
     awaitProgress(second, p -> p.steps().get(0).message() != null);
 
     second.cancel();
@@ -143,7 +146,7 @@ class ResourceExclusionTest {
     assertThat(steps.started).containsExactly("first import");
     // The withdrawn claim left nothing behind: a third run gets the system at once.
     assertThat(
-            start("third", step(0, "third import").runProfile("HR", "Full Import"))
+            start("third", aStep(0, "third import").runProfile("HR", "Full Import"))
                 .getResult(ExecutionResult.class)
                 .status())
         .isEqualTo(ExecutionStatus.Complete);
@@ -152,9 +155,9 @@ class ResourceExclusionTest {
   @Test
   void aHolderTerminatedWithoutReleasingLosesTheResourceToTheNextClaimant() throws Exception {
     steps.on("stuck import", runsUntil(new CountDownLatch(1), Duration.ofSeconds(60)));
-    WorkflowStub stuck = start("stuck", step(0, "stuck import").runProfile("HR", "Full Import"));
+    WorkflowStub stuck = start("stuck", aStep(0, "stuck import").runProfile("HR", "Full Import"));
     awaitCondition(() -> steps.started.contains("stuck import"));
-    WorkflowStub next = start("next", step(0, "next import").runProfile("HR", "Full Import"));
+    WorkflowStub next = start("next", aStep(0, "next import").runProfile("HR", "Full Import"));
     awaitProgress(next, p -> p.steps().get(0).message() != null);
 
     stuck.terminate("operator");
@@ -169,8 +172,8 @@ class ResourceExclusionTest {
 
   // --- helpers
 
-  private WorkflowStub start(String id, Schedules.StepBuilder... stepBuilders) {
-    ScheduleBuilder schedule = schedule(id).named(id).with(stepBuilders);
+  private WorkflowStub start(String id, StepBuilder... stepBuilders) {
+    ScheduleBuilder schedule = aSchedule(id).named(id).with(stepBuilders);
     WorkflowStub stub =
         client.newUntypedWorkflowStub(
             ScheduleExecutionWorkflow.TYPE,

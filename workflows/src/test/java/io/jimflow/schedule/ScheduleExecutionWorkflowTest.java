@@ -5,8 +5,8 @@ import static io.jimflow.schedule.FakeStepActivities.fails;
 import static io.jimflow.schedule.FakeStepActivities.failsWithConfigurationError;
 import static io.jimflow.schedule.FakeStepActivities.runsUntil;
 import static io.jimflow.schedule.FakeStepActivities.sleeps;
-import static io.jimflow.schedule.Schedules.schedule;
-import static io.jimflow.schedule.Schedules.step;
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -15,8 +15,8 @@ import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
-import io.jimflow.schedule.Schedules.ScheduleBuilder;
-import io.temporal.api.enums.v1.IndexedValueType;
+import io.jimflow.testing.JimflowTestEnvironment;
+import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
@@ -30,6 +30,7 @@ import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -48,9 +49,8 @@ class ScheduleExecutionWorkflowTest {
 
   @BeforeEach
   void startEnvironment() {
-    env = TestWorkflowEnvironment.newInstance();
-    registerSearchAttributes(env);
-    Worker worker = env.newWorker(TaskQueues.SCHEDULES);
+    env = JimflowTestEnvironment.newEnvironment();
+    Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(
         ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
     worker.registerActivitiesImplementations(steps, new FakeResourceActivities());
@@ -58,24 +58,21 @@ class ScheduleExecutionWorkflowTest {
     client = env.getWorkflowClient();
   }
 
+  /** Released when a test ends, for activities that must stay silent until then. */
+  private final CountDownLatch testOver = new CountDownLatch(1);
+
   @AfterEach
   void stopEnvironment() {
+    testOver.countDown();
     env.close();
-  }
-
-  static void registerSearchAttributes(TestWorkflowEnvironment env) {
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.SCHEDULE_ID.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.STATUS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
-    env.registerSearchAttribute(
-        JimflowSearchAttributes.STEP_GROUP.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
   }
 
   @Test
   void groupsRunInAscendingIndexOrderAndEveryStepCompletes() {
     ExecutionResult result =
-        run(schedule("order").with(step(20, "last"), step(0, "first"), step(5, "a"), step(5, "b")));
+        run(
+            aSchedule("order")
+                .with(aStep(20, "last"), aStep(0, "first"), aStep(5, "a"), aStep(5, "b")));
 
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
     assertThat(steps.started.get(0)).isEqualTo("first");
@@ -121,14 +118,14 @@ class ScheduleExecutionWorkflowTest {
       ExecutionStatus expected) {
     steps.on("export", fails("target unreachable"));
     ScheduleBuilder schedule =
-        schedule("matrix")
+        aSchedule("matrix")
             .onStepFailure(schedulePolicy)
-            .with(step(0, "import"), step(1, "export").continueOnFailure(continueOnFailure));
+            .with(aStep(0, "import"), aStep(1, "export").continueOnFailure(continueOnFailure));
     if (parallel) {
       steps.on("sibling", sleeps(Duration.ofMillis(300)));
-      schedule.with(step(1, "sibling"));
+      schedule.with(aStep(1, "sibling"));
     }
-    schedule.with(step(2, "confirm"));
+    schedule.with(aStep(2, "confirm"));
 
     ExecutionResult result = runToResult(schedule);
 
@@ -161,13 +158,13 @@ class ScheduleExecutionWorkflowTest {
 
     ExecutionResult result =
         runToResult(
-            schedule("mix")
+            aSchedule("mix")
                 .onStepFailure(FailurePolicy.CONTINUE)
                 .with(
-                    step(0, "tolerated").continueOnFailure(true),
-                    step(0, "fatal").continueOnFailure(false),
-                    step(0, "fine"),
-                    step(1, "never")));
+                    aStep(0, "tolerated").continueOnFailure(true),
+                    aStep(0, "fatal").continueOnFailure(false),
+                    aStep(0, "fine"),
+                    aStep(1, "never")));
 
     assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
     assertThat(result.message())
@@ -185,7 +182,7 @@ class ScheduleExecutionWorkflowTest {
 
     ExecutionResult result =
         runToResult(
-            schedule("statuses").with(step(0, "warn"), step(1, "errors"), step(2, "after")));
+            aSchedule("statuses").with(aStep(0, "warn"), aStep(1, "errors"), aStep(2, "after")));
 
     assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
     assertThat(outcome(result, "warn").status()).isEqualTo(StepStatus.CompleteWithWarning);
@@ -196,7 +193,7 @@ class ScheduleExecutionWorkflowTest {
   @Test
   void aFailedExecutionFailsTheWorkflowWithTheResultInItsDetails() {
     steps.on("broken", fails("disk full"));
-    WorkflowStub stub = start(schedule("fails").with(step(0, "broken"), step(1, "next")));
+    WorkflowStub stub = start(aSchedule("fails").with(aStep(0, "broken"), aStep(1, "next")));
 
     WorkflowFailedException failure =
         catchThrowableOfType(
@@ -222,8 +219,9 @@ class ScheduleExecutionWorkflowTest {
         .on("long-b", runsUntil(never, Duration.ofSeconds(60)));
     WorkflowStub stub =
         start(
-            schedule("cancel")
-                .with(step(0, "quick"), step(1, "long-a"), step(1, "long-b"), step(2, "later")));
+            aSchedule("cancel")
+                .with(
+                    aStep(0, "quick"), aStep(1, "long-a"), aStep(1, "long-b"), aStep(2, "later")));
     awaitProgress(
         stub, p -> p.steps().stream().filter(s -> s.status() == StepStatus.Running).count() == 2);
     awaitCondition(() -> steps.started.containsAll(List.of("long-a", "long-b")));
@@ -256,8 +254,8 @@ class ScheduleExecutionWorkflowTest {
 
     ExecutionResult result =
         runToResult(
-            schedule("timeout")
-                .with(step(0, "slow").timeout(Duration.ofSeconds(2)), step(1, "after")));
+            aSchedule("timeout")
+                .with(aStep(0, "slow").timeout(Duration.ofSeconds(2)), aStep(1, "after")));
 
     assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
     assertThat(outcome(result, "slow").status()).isEqualTo(StepStatus.FailedWithError);
@@ -269,7 +267,7 @@ class ScheduleExecutionWorkflowTest {
   void aFailingStepIsRetriedAndReportsEveryAttempt() {
     steps.on("flaky", fails("connection reset"));
 
-    ExecutionResult result = runToResult(schedule("retry").with(step(0, "flaky").attempts(3)));
+    ExecutionResult result = runToResult(aSchedule("retry").with(aStep(0, "flaky").attempts(3)));
 
     assertThat(steps.attempts.get("flaky")).hasValue(3);
     assertThat(outcome(result, "flaky").status()).isEqualTo(StepStatus.FailedWithError);
@@ -290,7 +288,8 @@ class ScheduleExecutionWorkflowTest {
           return FakeStepActivities.complete(c, "ok");
         });
 
-    ExecutionResult result = run(schedule("lucky").with(step(0, "second-time-lucky").attempts(3)));
+    ExecutionResult result =
+        run(aSchedule("lucky").with(aStep(0, "second-time-lucky").attempts(3)));
 
     assertThat(outcome(result, "second-time-lucky").status()).isEqualTo(StepStatus.Complete);
     assertThat(outcome(result, "second-time-lucky").attempts()).isEqualTo(2);
@@ -301,7 +300,7 @@ class ScheduleExecutionWorkflowTest {
     steps.on("misconfigured", failsWithConfigurationError("unknown connected system 'HR'"));
 
     ExecutionResult result =
-        runToResult(schedule("config").with(step(0, "misconfigured").attempts(5)));
+        runToResult(aSchedule("config").with(aStep(0, "misconfigured").attempts(5)));
 
     assertThat(steps.attempts.get("misconfigured")).hasValue(1);
     assertThat(outcome(result, "misconfigured").attempts()).isEqualTo(1);
@@ -316,8 +315,9 @@ class ScheduleExecutionWorkflowTest {
         (r, c) -> {
           if (c.getInfo().getAttempt() == 1) {
             c.heartbeat(new StepHeartbeat(5, 10, "5", 1));
-            // The attempt goes silent, as if its worker died: the heartbeat timeout ends it.
-            Thread.sleep(6_000);
+            // The attempt goes silent, as if its worker died, until the test is over: only the
+            // heartbeat timeout can end it.
+            testOver.await(2, TimeUnit.MINUTES);
             return FakeStepActivities.complete(c, "too late");
           }
           String from =
@@ -327,8 +327,8 @@ class ScheduleExecutionWorkflowTest {
 
     ExecutionResult result =
         run(
-            schedule("resume")
-                .with(step(0, "counter").attempts(3).heartbeatTimeout(Duration.ofSeconds(1))));
+            aSchedule("resume")
+                .with(aStep(0, "counter").attempts(3).heartbeatTimeout(Duration.ofSeconds(1))));
 
     assertThat(outcome(result, "counter").status()).isEqualTo(StepStatus.Complete);
     assertThat(outcome(result, "counter").message()).isEqualTo("resumed from 5");
@@ -341,9 +341,9 @@ class ScheduleExecutionWorkflowTest {
 
     ExecutionResult result =
         runToResult(
-            schedule("abandon")
+            aSchedule("abandon")
                 .with(
-                    step(0, "import")
+                    aStep(0, "import")
                         .runProfile("HR", "Full Import")
                         .timeout(Duration.ofSeconds(2))));
 
@@ -359,7 +359,7 @@ class ScheduleExecutionWorkflowTest {
   void aCancelledRunProfileStepIsFinalizedAsCancelled() throws Exception {
     steps.on("sync", runsUntil(new CountDownLatch(1), Duration.ofSeconds(60)));
     WorkflowStub stub =
-        start(schedule("abandon-cancel").with(step(0, "sync").runProfile("AD", "Delta Sync")));
+        start(aSchedule("abandon-cancel").with(aStep(0, "sync").runProfile("AD", "Delta Sync")));
     awaitCondition(() -> steps.started.contains("sync"));
 
     stub.cancel();
@@ -377,11 +377,11 @@ class ScheduleExecutionWorkflowTest {
 
   @Test
   void aGroupOfAThousandStepsRunsWithBoundedConcurrency() {
-    ScheduleBuilder schedule = schedule("thousand").maxParallelSteps(40);
+    ScheduleBuilder schedule = aSchedule("thousand").maxParallelSteps(40);
     for (int i = 0; i < 1000; i++) {
       String name = "step-" + i;
       steps.on(name, sleeps(Duration.ofMillis(20)));
-      schedule.with(step(0, name).heartbeatTimeout(Duration.ofSeconds(30)));
+      schedule.with(aStep(0, name).heartbeatTimeout(Duration.ofSeconds(30)));
     }
 
     ExecutionResult result = run(schedule);
@@ -397,9 +397,10 @@ class ScheduleExecutionWorkflowTest {
     steps.on("sync", runsUntil(release, Duration.ofSeconds(60)));
     WorkflowStub stub =
         start(
-            schedule("progress")
+            aSchedule("progress")
                 .named("Nightly HR Sync")
-                .with(step(0, "import"), step(1, "sync"), step(1, "export"), step(2, "confirm")));
+                .with(
+                    aStep(0, "import"), aStep(1, "sync"), aStep(1, "export"), aStep(2, "confirm")));
 
     ExecutionProgress progress =
         awaitProgress(
@@ -430,9 +431,10 @@ class ScheduleExecutionWorkflowTest {
     steps.on("sync", runsUntil(release, Duration.ofSeconds(60)));
     WorkflowStub stub =
         start(
-            schedule("rail")
+            aSchedule("rail")
                 .named("Nightly HR Sync")
-                .with(step(0, "import"), step(1, "sync"), step(1, "export"), step(2, "confirm")));
+                .with(
+                    aStep(0, "import"), aStep(1, "sync"), aStep(1, "export"), aStep(2, "confirm")));
     awaitProgress(stub, p -> outcome(p.steps(), "export").status().isFinal());
 
     assertThat(currentDetails(stub))
@@ -458,7 +460,7 @@ class ScheduleExecutionWorkflowTest {
           }
           return runsUntil(release, Duration.ofSeconds(60)).run(r, c);
         });
-    WorkflowStub stub = start(schedule("attempt").with(step(0, "retried").attempts(3)));
+    WorkflowStub stub = start(aSchedule("attempt").with(aStep(0, "retried").attempts(3)));
 
     ExecutionProgress progress =
         awaitProgress(stub, p -> outcome(p.steps(), "retried").attempts() == 2);
@@ -473,9 +475,9 @@ class ScheduleExecutionWorkflowTest {
     steps.on("b", fails("no"));
     WorkflowStub stub =
         start(
-            schedule("attrs")
+            aSchedule("attrs")
                 .onStepFailure(FailurePolicy.CONTINUE)
-                .with(step(0, "a"), step(1, "b")));
+                .with(aStep(0, "a"), aStep(1, "b")));
     stub.getResult(ExecutionResult.class);
 
     SearchAttributes attributes = stub.describe().getTypedSearchAttributes();
@@ -486,7 +488,7 @@ class ScheduleExecutionWorkflowTest {
 
   @Test
   void aFinishedExecutionStaysFinishedWhenACancelArrivesLate() {
-    WorkflowStub stub = start(schedule("late-cancel").with(step(0, "only")));
+    WorkflowStub stub = start(aSchedule("late-cancel").with(aStep(0, "only")));
     assertThat(stub.getResult(ExecutionResult.class).status()).isEqualTo(ExecutionStatus.Complete);
 
     try {
@@ -506,7 +508,7 @@ class ScheduleExecutionWorkflowTest {
 
   @Test
   void anExecutionWithoutStepsFailsAtOnceInsteadOfRetrying() {
-    WorkflowStub stub = start(schedule("empty"));
+    WorkflowStub stub = start(aSchedule("empty"));
 
     WorkflowFailedException failure =
         catchThrowableOfType(

@@ -1,6 +1,6 @@
 package io.jimflow.schedule;
 
-import static io.jimflow.schedule.Schedules.step;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
@@ -16,7 +16,9 @@ class StepBoardTest {
       new StepBoard(
           StepGroups.plan(
               List.of(
-                  step(0, "import").build(), step(1, "sync").build(), step(1, "export").build())));
+                  aStep(0, "import").build(),
+                  aStep(1, "sync").build(),
+                  aStep(1, "export").build())));
 
   @Test
   void aStepsOutcomeIsRecordedOnceAndLaterReportsChangeNothing() {
@@ -74,7 +76,7 @@ class StepBoardTest {
   void theStepRailOfAHugeScheduleCountsStepsPerGroup() {
     List<StepDefinition> steps = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
-      steps.add(step(i < 10 ? 0 : 1, "s" + i).build());
+      steps.add(aStep(i < 10 ? 0 : 1, "s" + i).build());
     }
     StepBoard huge = new StepBoard(StepGroups.plan(steps));
     for (int i = 0; i < 10; i++) {

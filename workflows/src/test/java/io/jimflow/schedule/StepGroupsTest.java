@@ -1,6 +1,6 @@
 package io.jimflow.schedule;
 
-import static io.jimflow.schedule.Schedules.step;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -13,10 +13,10 @@ class StepGroupsTest {
     StepGroups plan =
         StepGroups.plan(
             List.of(
-                step(3, "export-a").build(),
-                step(0, "import").build(),
-                step(3, "export-b").build(),
-                step(1, "sync").build()));
+                aStep(3, "export-a").build(),
+                aStep(0, "import").build(),
+                aStep(3, "export-b").build(),
+                aStep(1, "sync").build()));
 
     assertThat(plan.groups()).extracting(StepGroups.StepGroup::index).containsExactly(0, 1, 3);
     assertThat(plan.groups().get(2).steps())

@@ -1,6 +1,6 @@
 package io.jimflow.schedule;
 
-import static io.jimflow.schedule.Schedules.step;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
@@ -15,7 +15,7 @@ class StepOptionsTest {
   void aStepsTimeoutHeartbeatAndRetryBecomeItsActivityOptions() {
     ActivityOptions options =
         StepOptions.forStep(
-            step(0, "import")
+            aStep(0, "import")
                 .runProfile("HR", "Full Import")
                 .timeout(Duration.ofMinutes(90))
                 .heartbeatTimeout(Duration.ofSeconds(10))

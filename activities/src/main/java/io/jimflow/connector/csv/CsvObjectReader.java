@@ -5,6 +5,7 @@ import de.siegmar.fastcsv.reader.CsvReader;
 import de.siegmar.fastcsv.reader.CsvRecord;
 import io.jimflow.connector.ConnectorException;
 import io.jimflow.connector.ImportRow;
+import io.jimflow.connector.ObjectSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +25,7 @@ import java.util.Map;
  * and reading goes on. A file that is missing, unreadable, empty or has no anchor column throws
  * {@link ConnectorException} when opened.
  */
-public final class CsvObjectReader implements AutoCloseable {
+public final class CsvObjectReader implements ObjectSource {
 
   private final Path file;
   private final String anchorAttribute;
@@ -88,14 +89,14 @@ public final class CsvObjectReader implements AutoCloseable {
     return header;
   }
 
-  /** Skips the first {@code count} objects (a resumed import continues after its checkpoint). */
+  @Override
   public void skip(long count) {
     while (position < count && nextRecord() != null) {
       position++;
     }
   }
 
-  /** The next up to {@code size} rows; empty at the end of the file. */
+  @Override
   public List<ImportRow> nextPage(int size) {
     List<ImportRow> page = new ArrayList<>(Math.min(size, 10_000));
     CsvRecord record;

@@ -1,5 +1,6 @@
 package io.jimflow.dataplane.config;
 
+import io.jimflow.connector.ldap.LdapSettings;
 import io.jimflow.store.RunType;
 import io.jimflow.sync.AttributeFlow;
 import io.jimflow.sync.Condition;
@@ -58,7 +59,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  */
 public final class DataPlaneConfigLoader {
 
-  private static final Set<String> CONNECTOR_TYPES = Set.of("csv");
+  private static final Set<String> CONNECTOR_TYPES = Set.of("csv", "ldap");
   private static final int MAX_PAGE_SIZE = 100_000;
 
   /** Loads a file; throws {@link ConfigException} listing every problem. */
@@ -181,11 +182,19 @@ public final class DataPlaneConfigLoader {
       String connector = string(map, "connector", node, true);
       if (connector != null && !CONNECTOR_TYPES.contains(connector)) {
         problem(
-            map.get("connector"), label + ": unknown connector '" + connector + "' (known: csv)");
+            map.get("connector"),
+            label + ": unknown connector '" + connector + "' (known: csv, ldap)");
       }
+      boolean ldap = "ldap".equals(connector);
       Map<String, String> settings = new LinkedHashMap<>();
       Node settingsNode = map.get("settings");
-      if (settingsNode != null) {
+      Map<String, Node> settingNodes = new LinkedHashMap<>();
+      if (settingsNode != null && ldap) {
+        settingNodes.putAll(
+            mapping(settingsNode, label + " settings", LdapSettings.KEYS.toArray(String[]::new)));
+        settingNodes.forEach(
+            (key, value) -> settings.put(key, joined(value, label + " setting " + key)));
+      } else if (settingsNode != null) {
         mapping(settingsNode, label + " settings", "delimiter")
             .forEach((key, value) -> settings.put(key, scalar(value, label + " setting " + key)));
         String delimiter = settings.get("delimiter");
@@ -196,7 +205,7 @@ public final class DataPlaneConfigLoader {
       }
       List<ObjectTypeConfig> types = new ArrayList<>();
       for (Node typeNode : list(map, "objectTypes", node, true)) {
-        ObjectTypeConfig type = objectType(typeNode, label);
+        ObjectTypeConfig type = objectType(typeNode, label, ldap);
         if (type != null) {
           if (types.stream().anyMatch(t -> t.name().equals(type.name()))) {
             problem(typeNode, label + ": object type '" + type.name() + "' is defined twice");
@@ -206,7 +215,7 @@ public final class DataPlaneConfigLoader {
       }
       List<RunProfileConfig> profiles = new ArrayList<>();
       for (Node profileNode : list(map, "runProfiles", node, false)) {
-        RunProfileConfig profile = runProfile(profileNode, label, types);
+        RunProfileConfig profile = runProfile(profileNode, label, types, ldap);
         if (profile != null) {
           if (profiles.stream().anyMatch(p -> p.id().equals(profile.id()))) {
             problem(profileNode, label + ": run profile '" + profile.id() + "' is defined twice");
@@ -218,21 +227,49 @@ public final class DataPlaneConfigLoader {
           profiles.add(profile);
         }
       }
+      if (ldap) {
+        boolean exports = profiles.stream().anyMatch(p -> p.runType() == RunType.Export);
+        Set<String> attributes = new HashSet<>();
+        types.forEach(t -> attributes.addAll(t.attributes()));
+        for (LdapSettings.Problem p : LdapSettings.problems(settings, attributes, exports)) {
+          Node at = p.key() == null ? null : settingNodes.get(p.key());
+          problem(
+              at != null ? at : settingsNode != null ? settingsNode : node,
+              label + ": " + p.message());
+        }
+      }
       if (id == null || connector == null) {
         return null;
       }
       return new ConnectedSystemConfig(id, name, connector, settings, types, profiles);
     }
 
-    ObjectTypeConfig objectType(Node node, String system) {
-      Map<String, Node> map = mapping(node, "an object type", "name", "anchor", "attributes");
+    ObjectTypeConfig objectType(Node node, String system, boolean ldap) {
+      Map<String, Node> map =
+          ldap
+              ? mapping(node, "an object type", "name", "anchor", "attributes", "multiValued")
+              : mapping(node, "an object type", "name", "anchor", "attributes");
       String name = string(map, "name", node, true);
       String anchor = string(map, "anchor", node, true);
       List<String> attributes = strings(map, "attributes", node, true);
+      List<String> multiValued = strings(map, "multiValued", node, false);
       if (name == null || anchor == null) {
         return null;
       }
-      if (!attributes.contains(anchor)) {
+      for (String attribute : multiValued) {
+        if (!attributes.contains(attribute)) {
+          problem(
+              map.get("multiValued"),
+              system
+                  + ", object type '"
+                  + name
+                  + "': multi-valued '"
+                  + attribute
+                  + "' is not one of its attributes");
+        }
+      }
+      // A directory assigns some anchors itself (entryUUID, objectGUID): no need to list them.
+      if (!ldap && !attributes.contains(anchor)) {
         problem(
             map.get("anchor"),
             system
@@ -248,10 +285,11 @@ public final class DataPlaneConfigLoader {
             map.get("attributes"),
             system + ", object type '" + name + "': attributes are listed twice");
       }
-      return new ObjectTypeConfig(name, anchor, attributes);
+      return new ObjectTypeConfig(name, anchor, attributes, multiValued);
     }
 
-    RunProfileConfig runProfile(Node node, String system, List<ObjectTypeConfig> types) {
+    RunProfileConfig runProfile(
+        Node node, String system, List<ObjectTypeConfig> types, boolean ldap) {
       Map<String, Node> map =
           mapping(node, "a run profile", "id", "name", "runType", "pageSize", "file", "objectType");
       String id = string(map, "id", node, true);
@@ -274,7 +312,13 @@ public final class DataPlaneConfigLoader {
         }
       }
       String file = string(map, "file", node, false);
-      if (runType != null && (runType.isImport() || runType == RunType.Export) && file == null) {
+      if (ldap && file != null) {
+        problem(map.get("file"), label + ": an LDAP run profile reads no file");
+      }
+      if (!ldap
+          && runType != null
+          && (runType.isImport() || runType == RunType.Export)
+          && file == null) {
         problem(node, label + ": a " + runType + " run profile needs 'file'");
       }
       if (runType != null && runType.isSynchronisation() && file != null) {
@@ -362,22 +406,31 @@ public final class DataPlaneConfigLoader {
       List<Condition> scope = conditions(map, node, label, null);
       List<AttributeFlow> flows = flows(map, node, label, null, type);
       boolean deprovision = bool(map, "deprovisionOnDeletion", false, label);
-      if (type != null && flows.stream().noneMatch(f -> f.target().equals(type.anchor()))) {
+      String systemId = string(map, "system", node, false);
+      boolean ldap =
+          systemId != null
+              && systems.containsKey(systemId)
+              && "ldap".equals(systems.get(systemId).connectorType());
+      boolean anchorFilled =
+          type != null && flows.stream().anyMatch(f -> f.target().equals(type.anchor()));
+      if (type != null && !anchorFilled && !ldap) {
         problem(
             node, label + ": no flow fills '" + type.anchor() + "', the anchor of " + type.name());
       }
       if (id == null || type == null || mvoType == null) {
         return null;
       }
+      // Without a flow to it, a directory's anchor (entryUUID) is known once the entry exists.
       return new OutboundRule(
           id,
-          string(map, "system", node, false),
+          systemId,
           type.name(),
           type.anchor(),
           mvoType,
           scope,
           flows,
-          deprovision);
+          deprovision,
+          !anchorFilled);
     }
 
     DeletionRule deletion(Node node, Map<String, ConnectedSystemConfig> systems) {
@@ -576,6 +629,21 @@ public final class DataPlaneConfigLoader {
         return null;
       }
       return value;
+    }
+
+    /** A scalar, or a list of scalars joined with commas. */
+    String joined(Node node, String what) {
+      if (node instanceof SequenceNode sequence) {
+        List<String> values = new ArrayList<>();
+        for (Node item : sequence.getValue()) {
+          String value = scalar(item, what + " entries");
+          if (value != null) {
+            values.add(value);
+          }
+        }
+        return String.join(",", values);
+      }
+      return scalar(node, what);
     }
 
     String scalar(Node node, String what) {

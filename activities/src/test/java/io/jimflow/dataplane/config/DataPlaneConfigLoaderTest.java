@@ -44,7 +44,7 @@ class DataPlaneConfigLoaderTest {
         """
         connectedSystems:
           - id: hr
-            connector: ldap
+            connector: sap
             objectTypes:
               - {name: person, anchor: id, attributes: [employeeId]}
             runProfiles:
@@ -73,7 +73,7 @@ class DataPlaneConfigLoaderTest {
     assertThat(error.problems())
         .extracting(ConfigProblem::toString)
         .containsExactlyInAnyOrder(
-            "cs.yaml:3: connected system 'hr': unknown connector 'ldap' (known: csv)",
+            "cs.yaml:3: connected system 'hr': unknown connector 'sap' (known: csv, ldap)",
             "cs.yaml:5: connected system 'hr', object type 'person': anchor 'id' is not one of its attributes [employeeId]",
             "cs.yaml:7: connected system 'hr', run profile 'imp': 'runType' must be one of [FullImport, DeltaImport, FullSynchronisation, DeltaSynchronisation, Export], not 'FullImprt'",
             "cs.yaml:8: connected system 'hr', run profile 'sync': pageSize must be a whole number, not 'lots'",

@@ -2,6 +2,7 @@ package io.jimflow.worker.dataplane;
 
 import io.jimflow.dataplane.RunProfileExecutorImpl;
 import io.jimflow.dataplane.config.DataPlaneConfig;
+import io.jimflow.secrets.Secrets;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.UnconfiguredRunProfileExecutor;
 import io.jimflow.store.Store;
@@ -36,11 +37,13 @@ public class DataPlaneConfiguration {
   RunProfileExecutor dataPlaneRunProfileExecutor(
       Store store,
       DataPlaneConfig config,
+      Secrets secrets,
       @Value("${jimflow.data-plane.base-directory:}") String baseDirectory) {
     if (config.connectedSystems().isEmpty()) {
       return new UnconfiguredRunProfileExecutor();
     }
     Path base = StoreConfiguration.resolveAgainstHome(Path.of(baseDirectory));
-    return new RunProfileExecutorImpl(store, config, base, Clock.systemUTC());
+    return new RunProfileExecutorImpl(
+        store, config, base, Clock.systemUTC(), secrets, System::getenv);
   }
 }

@@ -33,20 +33,33 @@ public final class DevMode implements AutoCloseable {
         || "true".equalsIgnoreCase(System.getenv("JIMFLOW_DEV"));
   }
 
-  /** Makes sure a dev server runs on the embedded default's port before the worker connects. */
-  public static DevMode prepare() {
+  /**
+   * Makes sure a dev server runs on the embedded default's port before the worker connects; a
+   * server started here has its UI decode payloads through this worker's codec server.
+   *
+   * @param workerHttpPort the worker's HTTP port, or 0 when it is not known in advance
+   */
+  public static DevMode prepare(int workerHttpPort) {
     Optional<Path> home = TemporalCli.projectHome();
     Path projectHome = home.orElse(Path.of("").toAbsolutePath());
     if (DevServer.isListening("127.0.0.1", 7233)) {
-      DevServer.ensureSearchAttributes("127.0.0.1:7233", "default");
       return new DevMode(null, "127.0.0.1:7233", "http://localhost:8233");
     }
     Path cli = TemporalCli.locate(home);
-    DevServer server = DevServer.start(DevServer.Options.embeddedDefault(cli, projectHome));
+    DevServer.Options options = DevServer.Options.embeddedDefault(cli, projectHome);
+    if (workerHttpPort > 0) {
+      options = options.withUiCodecEndpoint(codecEndpoint(workerHttpPort));
+    }
+    DevServer server = DevServer.start(options);
     DevMode dev = new DevMode(server, server.target(), server.uiUrl());
     // Abnormal exits too must not leave a server behind that holds the ports.
     Runtime.getRuntime().addShutdownHook(new Thread(dev::close, "jimflow-dev-server-stop"));
     return dev;
+  }
+
+  /** The codec server of a worker on this machine, as the browser showing the UI reaches it. */
+  public static String codecEndpoint(int workerHttpPort) {
+    return "http://localhost:" + workerHttpPort + "/codec";
   }
 
   public String target() {

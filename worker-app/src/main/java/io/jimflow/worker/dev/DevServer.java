@@ -1,12 +1,7 @@
 package io.jimflow.worker.dev;
 
 import io.jimflow.common.JimflowSearchAttributes;
-import io.temporal.api.enums.v1.IndexedValueType;
-import io.temporal.api.operatorservice.v1.AddSearchAttributesRequest;
-import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
 import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
-import io.temporal.serviceclient.OperatorServiceStubs;
-import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
@@ -18,10 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * A Temporal dev server ({@code temporal server start-dev}) run by jimflow: for {@code ./jimflow
@@ -90,6 +82,22 @@ public final class DevServer implements AutoCloseable {
           "default",
           LOW_LATENCY_ARGS,
           Duration.ofSeconds(60));
+    }
+
+    /** These options with the UI decoding payloads through the codec server at {@code url}. */
+    public Options withUiCodecEndpoint(String url) {
+      List<String> args = new ArrayList<>(extraArgs);
+      args.addAll(List.of("--ui-codec-endpoint", url));
+      return new Options(
+          cli,
+          ip,
+          port,
+          uiPort,
+          databaseFile,
+          logFile,
+          namespace,
+          List.copyOf(args),
+          startupTimeout);
     }
   }
 
@@ -165,48 +173,6 @@ public final class DevServer implements AutoCloseable {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new DevServerException("No free TCP port: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Registers jimflow's search attributes on a server that was started without them (e.g. a dev
-   * server started by hand); attributes already there are left alone.
-   */
-  public static void ensureSearchAttributes(String target, String namespace) {
-    OperatorServiceStubs operator =
-        OperatorServiceStubs.newServiceStubs(
-            OperatorServiceStubsOptions.newBuilder()
-                .setTarget(target)
-                .validateAndBuildWithDefaults());
-    try {
-      Set<String> existing =
-          operator
-              .blockingStub()
-              .listSearchAttributes(
-                  ListSearchAttributesRequest.newBuilder().setNamespace(namespace).build())
-              .getCustomAttributesMap()
-              .keySet();
-      Map<String, IndexedValueType> missing =
-          JimflowSearchAttributes.ALL.stream()
-              .filter(sa -> !existing.contains(sa.name()))
-              .collect(
-                  Collectors.toMap(
-                      JimflowSearchAttributes.Registration::name,
-                      sa ->
-                          sa.type().equals("Int")
-                              ? IndexedValueType.INDEXED_VALUE_TYPE_INT
-                              : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
-      if (!missing.isEmpty()) {
-        operator
-            .blockingStub()
-            .addSearchAttributes(
-                AddSearchAttributesRequest.newBuilder()
-                    .setNamespace(namespace)
-                    .putAllSearchAttributes(missing)
-                    .build());
-      }
-    } finally {
-      operator.shutdownNow();
     }
   }
 

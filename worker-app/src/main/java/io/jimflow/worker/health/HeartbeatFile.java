@@ -7,12 +7,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.context.SmartLifecycle;
@@ -27,15 +30,26 @@ public class HeartbeatFile implements SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(HeartbeatFile.class);
 
-  private final HealthEndpoint health;
-  private final WorkerSettings settings;
+  private final BooleanSupplier healthy;
+  private final Path file;
+  private final Duration interval;
   private final Clock clock;
   private ScheduledExecutorService timer;
 
+  @Autowired
   public HeartbeatFile(HealthEndpoint health, WorkerSettings settings) {
-    this.health = health;
-    this.settings = settings;
-    this.clock = Clock.systemUTC();
+    this(
+        () -> Status.UP.equals(health.health().getStatus()),
+        settings.heartbeatFile(),
+        settings.heartbeatInterval(),
+        Clock.systemUTC());
+  }
+
+  HeartbeatFile(BooleanSupplier healthy, Path file, Duration interval, Clock clock) {
+    this.healthy = healthy;
+    this.file = file;
+    this.interval = interval;
+    this.clock = clock;
   }
 
   @Override
@@ -47,17 +61,17 @@ public class HeartbeatFile implements SmartLifecycle {
               t.setDaemon(true);
               return t;
             });
-    long every = settings.heartbeatInterval().toMillis();
+    long every = interval.toMillis();
     timer.scheduleWithFixedDelay(this::beat, 0, every, TimeUnit.MILLISECONDS);
   }
 
   void beat() {
     try {
-      if (Status.UP.equals(health.health().getStatus())) {
-        write(settings.heartbeatFile(), clock.instant());
+      if (healthy.getAsBoolean()) {
+        write(file, clock.instant());
       }
     } catch (RuntimeException | IOException e) {
-      log.warn("Could not write heartbeat file {}: {}", settings.heartbeatFile(), e.getMessage());
+      log.warn("Could not write heartbeat file {}: {}", file, e.getMessage());
     }
   }
 

@@ -14,10 +14,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxMvosPerCycle MVOs one housekeeping cycle deletes at most (50)
  * @param retention per kind of history, how long it is kept (90 days each)
  * @param batchSize rows history retention deletes per transaction (1,000)
+ * @param destructiveTasksEnabled whether this worker clears and deletes connected systems (off
+ *     unless set; {@code ./jimflow dev} sets it)
  */
 @ConfigurationProperties("jimflow.maintenance")
 public record MaintenanceProperties(
-    Integer maxMvosPerCycle, Retention retention, Integer batchSize) {
+    Integer maxMvosPerCycle,
+    Retention retention,
+    Integer batchSize,
+    boolean destructiveTasksEnabled) {
 
   /** Retention periods; an unset one is 90 days. */
   public record Retention(Duration csoChanges, Duration mvoChanges, Duration runRecords) {}

@@ -40,7 +40,8 @@ public class MaintenanceWorkerConfiguration {
         new MaintenanceRuns(clock),
         new SystemOperations(clock),
         properties.settings(),
-        id -> config.connectedSystems().stream().anyMatch(s -> s.id().equals(id)));
+        id -> config.connectedSystems().stream().anyMatch(s -> s.id().equals(id)),
+        properties.destructiveTasksEnabled());
   }
 
   /** The data plane's example data generator, writing CSV files on this worker. */

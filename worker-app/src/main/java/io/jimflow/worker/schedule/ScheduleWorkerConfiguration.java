@@ -1,12 +1,17 @@
 package io.jimflow.worker.schedule;
 
 import io.jimflow.resource.ResourceActivitiesImpl;
+import io.jimflow.secrets.Secrets;
+import io.jimflow.steps.Containment;
 import io.jimflow.steps.ExecutableRunner;
+import io.jimflow.steps.ProgramAllowList;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.StepActivitiesImpl;
 import io.jimflow.steps.UnconfiguredRunProfileExecutor;
 import java.nio.file.Path;
 import java.util.HashSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,14 +24,38 @@ import org.springframework.context.annotation.Configuration;
 @Configuration
 public class ScheduleWorkerConfiguration {
 
+  private static final Logger log = LoggerFactory.getLogger(ScheduleWorkerConfiguration.class);
+
   @Bean
-  ExecutableRunner executableRunner(StepSettings settings) {
+  ExecutableRunner executableRunner(StepSettings settings, Secrets secrets) {
     StepSettings.Executables executables = settings.executables();
     return new ExecutableRunner(
         resolveAgainstHome(executables.root()),
+        ProgramAllowList.of(executables.allowed()),
         new HashSet<>(executables.envAllowList()),
         executables.outputLimit(),
-        System.getenv());
+        System.getenv(),
+        secrets,
+        containment(executables.containment()));
+  }
+
+  private static Containment containment(StepSettings.ContainmentMode mode) {
+    if (mode == StepSettings.ContainmentMode.OFF) {
+      log.warn(
+          "Executable steps run without containment: a program that daemonises outlives its step");
+      return Containment.none();
+    }
+    Containment detected = Containment.detect();
+    if (!detected.contains()) {
+      if (mode == StepSettings.ContainmentMode.REQUIRED) {
+        throw new IllegalStateException(
+            "jimflow.steps.executables.containment=required, but python3 is not on the PATH");
+      }
+      log.warn(
+          "python3 is not on the PATH: Executable steps run without containment (a program that"
+              + " daemonises outlives its step; resource limits and run-as users are refused)");
+    }
+    return detected;
   }
 
   @Bean
@@ -36,8 +65,9 @@ public class ScheduleWorkerConfiguration {
   }
 
   @Bean
-  StepActivitiesImpl stepActivities(RunProfileExecutor runProfiles, ExecutableRunner executables) {
-    return new StepActivitiesImpl(runProfiles, executables);
+  StepActivitiesImpl stepActivities(
+      RunProfileExecutor runProfiles, ExecutableRunner executables, Secrets secrets) {
+    return new StepActivitiesImpl(runProfiles, executables, secrets);
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package io.jimflow.worker.schedule;
 
+import io.jimflow.steps.ProgramAllowList;
 import java.nio.file.Path;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -13,7 +14,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public record StepSettings(Executables executables) {
 
   public StepSettings {
-    executables = executables == null ? new Executables(null, null, null) : executables;
+    executables = executables == null ? new Executables(null, null, null, null, null) : executables;
   }
 
   /**
@@ -22,12 +23,30 @@ public record StepSettings(Executables executables) {
    * @param envAllowList variable names a step may set in {@code env} and that pass through from the
    *     worker's environment
    * @param outputLimit how many characters of a program's output its step outcome keeps
+   * @param allowed the programs (globs relative to the root) and argument patterns this worker
+   *     runs; none by default
+   * @param containment {@code auto} (the python3 helper when python3 is on the PATH), {@code
+   *     required} (refuse to start without it) or {@code off}
    */
-  public record Executables(Path root, List<String> envAllowList, Integer outputLimit) {
+  public record Executables(
+      Path root,
+      List<String> envAllowList,
+      Integer outputLimit,
+      List<ProgramAllowList.Rule> allowed,
+      ContainmentMode containment) {
     public Executables {
+      containment = containment == null ? ContainmentMode.AUTO : containment;
+      allowed = allowed == null ? List.of() : List.copyOf(allowed);
       root = root == null ? Path.of("scripts/steps") : root;
       envAllowList = envAllowList == null ? List.of() : List.copyOf(envAllowList);
       outputLimit = outputLimit == null ? 8_000 : outputLimit;
     }
+  }
+
+  /** Whether Executable steps run under the containment helper. */
+  public enum ContainmentMode {
+    AUTO,
+    REQUIRED,
+    OFF
   }
 }

@@ -1,16 +1,21 @@
 package io.jimflow.worker.workitem;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jimflow.common.JimflowDataConverter;
+import io.jimflow.common.TaskQueues;
 import io.jimflow.workitem.TemporalWorkItemControl;
 import io.jimflow.workitem.WorkItemActivitiesImpl;
 import io.jimflow.workitem.WorkItemHandler;
 import io.jimflow.workitem.WorkItemHandlerRegistry;
 import io.jimflow.workitem.WorkItemManagerActivitiesImpl;
+import io.jimflow.workitem.WorkItemWorkflowImpl;
 import io.jimflow.workitem.kinds.DirectorySnapshotHandler;
 import io.jimflow.workitem.kinds.LineCountHandler;
 import io.temporal.client.WorkflowClient;
+import io.temporal.worker.WorkerFactory;
 import java.time.Clock;
 import java.util.List;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -42,6 +47,21 @@ public class WorkItemWorkerConfiguration {
       WorkItemHandlerRegistry handlers, WorkflowClient client, WorkItemSettings settings) {
     return new WorkItemActivitiesImpl(
         handlers, new TemporalWorkItemControl(client), settings.watchInterval());
+  }
+
+  /**
+   * Registers the work item workflow with the SDK directly: the Spring starter's registration of a
+   * {@code @WorkflowInit} constructor reads the input outside the path that turns an unreadable
+   * input into a failed execution.
+   */
+  @Bean
+  SmartInitializingSingleton workItemWorkflowRegistration(WorkerFactory factory) {
+    // Once every singleton exists the starter has created the workers; none polls yet.
+    return () ->
+        factory
+            .getWorker(TaskQueues.WORK_ITEMS)
+            .registerWorkflowImplementationTypes(
+                JimflowDataConverter.WORKFLOW_OPTIONS, WorkItemWorkflowImpl.class);
   }
 
   @Bean

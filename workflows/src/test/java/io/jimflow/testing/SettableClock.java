@@ -1,4 +1,4 @@
-package io.jimflow.maintenance;
+package io.jimflow.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,20 +6,23 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock a test moves by hand. */
-final class SettableClock extends Clock {
+/**
+ * A UTC clock that stands still until a test sets or advances it, so code that takes a {@link
+ * Clock} can be checked at any moment the test names. Safe to read from other threads.
+ */
+public final class SettableClock extends Clock {
 
-  private Instant now;
+  private volatile Instant now;
 
-  SettableClock(Instant now) {
+  public SettableClock(Instant now) {
     this.now = now;
   }
 
-  void set(Instant instant) {
+  public void set(Instant instant) {
     now = instant;
   }
 
-  void advance(Duration duration) {
+  public void advance(Duration duration) {
     now = now.plus(duration);
   }
 

@@ -1,0 +1,189 @@
+package io.jimflow.dataplane;
+
+import io.jimflow.connector.ObjectSource;
+import io.jimflow.connector.ldap.AccessLogChanges;
+import io.jimflow.connector.ldap.LdapDirectory;
+import io.jimflow.connector.ldap.LdapExports;
+import io.jimflow.connector.ldap.LdapObjects;
+import io.jimflow.connector.ldap.LdapSettings;
+import io.jimflow.dataplane.config.ObjectTypeConfig;
+import io.jimflow.secrets.Secrets;
+import io.jimflow.store.ChangeType;
+import io.jimflow.store.ConnectorSpace;
+import io.jimflow.store.PendingExportRow;
+import io.jimflow.store.PendingExports;
+import io.jimflow.store.RunRecords;
+import io.jimflow.store.RunType;
+import io.jimflow.store.Store;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Imports from and exports to an LDAP directory.
+ *
+ * <p>Imports read through {@link ImportRunner} like a CSV import: one transaction and checkpoint
+ * per page. A run saves, before its first page, the watermark the next delta import starts from
+ * (the newest accesslog {@code reqStart}, or a time for modifyTimestamp); a delta import starts
+ * from the watermark of the system's newest <em>completed</em> run, so a failed run never moves it.
+ *
+ * <p>Exports are applied one at a time, each result (exported, or the LDAP error) committed before
+ * the next is sent; a retried attempt continues after the last committed one.
+ */
+final class LdapRuns {
+
+  /**
+   * How far before its start a full import (or a timestamp delta) puts its watermark: changes made
+   * while it reads, and clock differences between worker and directory, are read again by the next
+   * delta rather than missed (reading an unchanged object again changes nothing).
+   */
+  static final Duration WATERMARK_MARGIN = Duration.ofMinutes(10);
+
+  private final Store store;
+  private final RunRecords runRecords;
+  private final ConnectorSpace connectorSpace;
+  private final PendingExports pendingExports;
+  private final Secrets secrets;
+  private final Function<String, String> environment;
+  private final Clock clock;
+
+  LdapRuns(
+      Store store,
+      RunRecords runRecords,
+      ConnectorSpace connectorSpace,
+      PendingExports pendingExports,
+      Secrets secrets,
+      Function<String, String> environment,
+      Clock clock) {
+    this.store = store;
+    this.runRecords = runRecords;
+    this.connectorSpace = connectorSpace;
+    this.pendingExports = pendingExports;
+    this.secrets = secrets;
+    this.environment = environment;
+    this.clock = clock;
+  }
+
+  private LdapDirectory connect(RunContext run) {
+    LdapSettings settings = LdapSettings.of(run.system.settings(), environment);
+    return LdapDirectory.connect(settings, secrets.resolve(settings.password()));
+  }
+
+  void importRun(RunContext run, ObjectTypeConfig type, ImportRunner imports) {
+    try (LdapDirectory directory = connect(run)) {
+      LdapSettings settings = directory.settings();
+      LdapObjects objects =
+          new LdapObjects(
+              directory, type.anchor(), type.attributes(), Set.copyOf(type.multiValued()));
+      String saved = store.inTransaction(c -> runRecords.watermark(c, run.runId)).orElse(null);
+      Supplier<ObjectSource> source;
+      if (run.profile.runType() == RunType.FullImport) {
+        if (saved == null) {
+          saveWatermark(run, startWatermark(objects, settings));
+        }
+        source = objects::all;
+      } else {
+        String since =
+            store
+                .inTransaction(c -> runRecords.lastCompletedWatermark(c, run.system.id()))
+                .orElse(null);
+        if (settings.deltaSource() == LdapSettings.DeltaSource.accesslog) {
+          // A resumed attempt reads no further than the first attempt did, so positions match.
+          AccessLogChanges changes = objects.accessLogChanges(since, saved);
+          if (saved == null) {
+            saveWatermark(run, Objects.requireNonNullElse(changes.newestReqStart(), since));
+          }
+          run.total = changes.changes().size();
+          source = () -> objects.of(changes);
+        } else {
+          if (saved == null) {
+            saveWatermark(run, clockWatermark());
+          }
+          source = () -> objects.changedSince(since);
+        }
+      }
+      imports.run(run, type, source);
+    }
+  }
+
+  private String startWatermark(LdapObjects objects, LdapSettings settings) {
+    if (settings.deltaSource() == LdapSettings.DeltaSource.accesslog) {
+      String recent = clockWatermark();
+      String newest = objects.accessLogChanges(recent, null).newestReqStart();
+      return newest != null ? newest : recent;
+    }
+    return clockWatermark();
+  }
+
+  private String clockWatermark() {
+    return LdapObjects.generalizedTime(clock.instant().minus(WATERMARK_MARGIN));
+  }
+
+  private void saveWatermark(RunContext run, String watermark) {
+    if (watermark != null) {
+      store.inTransaction(
+          c -> {
+            runRecords.saveWatermark(c, run.runId, watermark);
+            return null;
+          });
+    }
+  }
+
+  void exportRun(RunContext run, ObjectTypeConfig type) {
+    String system = run.system.id();
+    long pending = store.inTransaction(c -> pendingExports.countPending(c, system));
+    if (pending == 0) {
+      return;
+    }
+    run.total = run.processed + pending;
+    try (LdapDirectory directory = connect(run)) {
+      LdapExports exports =
+          new LdapExports(directory, type.anchor(), Set.copyOf(type.multiValued()));
+      while (true) {
+        List<PendingExportRow> page =
+            store.inTransaction(
+                c ->
+                    pendingExports.findPendingAfter(
+                        c, system, run.checkpoint.position(), run.profile.pageSize()));
+        if (page.isEmpty()) {
+          return;
+        }
+        for (PendingExportRow export : page) {
+          LdapExports.Result result =
+              exports.apply(export.change(), export.anchor(), export.attributes());
+          run.commitPage((connection, items) -> record(connection, export, result, items));
+        }
+      }
+    }
+  }
+
+  private Checkpoint record(
+      java.sql.Connection connection,
+      PendingExportRow export,
+      LdapExports.Result result,
+      RunContext.Page page)
+      throws java.sql.SQLException {
+    page.processed = 1;
+    String reference = result.dn() != null ? result.dn() : export.anchor();
+    if (result.succeeded()) {
+      pendingExports.markExported(connection, List.of(export.id()));
+      if (result.anchor() != null && !result.anchor().equals(export.anchor())) {
+        connectorSpace.updateAnchor(connection, export.csoId(), result.anchor());
+      }
+      page.change(reference, export.csoId(), export.mvoId(), ChangeType.Exported);
+    } else {
+      page.item(
+          io.jimflow.store.RunItem.error(
+              reference,
+              export.csoId(),
+              ChangeType.Exported,
+              result.errorType(),
+              result.errorMessage()));
+    }
+    return new Checkpoint(Checkpoint.EXPORTED, export.id());
+  }
+}

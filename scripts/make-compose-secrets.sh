@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Makes the secrets docker-compose.yml reads, once, in ./secrets/ (git-ignored):
+#   postgres-password  the PostgreSQL password of Temporal and jimflow's store (random)
+#   payload-keys       the payload encryption keyring: one random AES-256 key, "<id>:<base64>"
+# Existing files are kept: a new password or key would lock the stack out of its data. To rotate
+# the payload key, add a new line on top of payload-keys (docs/security.md).
+#   scripts/make-compose-secrets.sh [directory]     (default: ./secrets)
+set -euo pipefail
+
+dir="${1:-secrets}"
+command -v openssl >/dev/null || { echo "make-compose-secrets: openssl is needed" >&2; exit 1; }
+mkdir -p "$dir"
+umask 077
+if [ ! -f "$dir/postgres-password" ]; then
+  openssl rand -hex 24 >"$dir/postgres-password"
+  echo "make-compose-secrets: wrote $dir/postgres-password"
+fi
+if [ ! -f "$dir/payload-keys" ]; then
+  {
+    echo "# jimflow payload keys: the first encrypts, all decrypt. Keep every key some history needs."
+    echo "$(date -u +%Y-%m):$(openssl rand -base64 32)"
+  } >"$dir/payload-keys"
+  echo "make-compose-secrets: wrote $dir/payload-keys"
+fi
+# The containers run as their own users and must read them; protect the folder on the host.
+chmod 644 "$dir"/postgres-password "$dir"/payload-keys
+chmod 700 "$dir"

@@ -1,0 +1,45 @@
+package io.jimflow.worker;
+
+import io.jimflow.common.JimflowDataConverter;
+import io.jimflow.encryption.PayloadEncryption;
+import io.temporal.common.converter.DataConverter;
+import io.temporal.spring.boot.WorkflowImplementationOptionsCustomizer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * How the workers read and write payloads: encrypted with the payload keys when {@code
+ * jimflow.payload-encryption.keys-file} ({@code JIMFLOW_PAYLOAD_ENCRYPTION_KEYS_FILE}) or {@code
+ * jimflow.payload-encryption.keys} names them; an input a workflow cannot read fails that execution
+ * at once (naming the workflow type, what it expected and what came) instead of retrying its first
+ * workflow task for ever; an unreadable signal is dropped and an unreadable update rejected.
+ */
+@Configuration(proxyBeanMethods = false)
+public class TemporalConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(TemporalConfiguration.class);
+
+  @Bean
+  public PayloadEncryption payloadEncryption(
+      @Value("${jimflow.payload-encryption.keys-file:}") String keysFile,
+      @Value("${jimflow.payload-encryption.keys:}") String keys) {
+    PayloadEncryption encryption = PayloadEncryption.of(keysFile, keys);
+    log.info("{}", encryption);
+    return encryption;
+  }
+
+  @Bean
+  public DataConverter mainDataConverter(PayloadEncryption encryption) {
+    return encryption.dataConverter();
+  }
+
+  @Bean
+  public WorkflowImplementationOptionsCustomizer failOnUnreadableInput() {
+    return (options, worker, implementationClass, workflowMethod) ->
+        options.setFailWorkflowExceptionTypes(
+            JimflowDataConverter.WORKFLOW_OPTIONS.getFailWorkflowExceptionTypes());
+  }
+}

@@ -1,0 +1,107 @@
+package io.jimflow.worker.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import com.google.protobuf.util.JsonFormat;
+import io.jimflow.encryption.PayloadEncryption;
+import io.temporal.api.common.v1.Payload;
+import io.temporal.api.common.v1.Payloads;
+import io.temporal.common.converter.DefaultDataConverter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+
+class CodecServerControllerTest {
+
+  private static final String KEYS = "k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+  private static final String OTHER_KEYS = "k9:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+
+  private final Payload step =
+      DefaultDataConverter.STANDARD_INSTANCE.toPayload("--ou=payroll").orElseThrow();
+
+  @Test
+  void whatEncodeReturnsDecodeTurnsBackIntoTheOriginalAlsoUnderANamespacePath() throws Exception {
+    MockMvc codec = server(KEYS, null);
+
+    String encoded = call(codec, "/codec/encode", json(step), 200);
+    assertThat(encoded).contains("payloads").doesNotContain("payroll");
+    String decoded = call(codec, "/codec/payroll-ns/decode", encoded, 200);
+
+    assertThat(payloads(decoded)).containsExactly(step);
+  }
+
+  @Test
+  void aPayloadOfAKeyTheWorkerLacksIsRefusedNamingTheKey() throws Exception {
+    String encoded = call(server(OTHER_KEYS, null), "/codec/encode", json(step), 200);
+
+    assertThat(call(server(KEYS, null), "/codec/decode", encoded, 422))
+        .contains("encrypted with key 'k9'");
+  }
+
+  @Test
+  void withAnAccessTokenOnlyRequestsCarryingItAreServed() throws Exception {
+    MockMvc codec = server(KEYS, "s3cret-token");
+
+    codec
+        .perform(post("/codec/decode").contentType(MediaType.APPLICATION_JSON).content(json(step)))
+        .andExpect(status().isUnauthorized());
+    codec
+        .perform(
+            post("/codec/decode")
+                .header("Authorization", "Bearer wrong")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(json(step)))
+        .andExpect(status().isUnauthorized());
+    codec
+        .perform(
+            post("/codec/decode")
+                .header("Authorization", "Bearer s3cret-token")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(json(step)))
+        .andExpect(status().isOk());
+  }
+
+  @Test
+  void aBodyThatIsNotAPayloadListSaysWhatIsExpected() throws Exception {
+    assertThat(call(server(KEYS, null), "/codec/decode", "[1, 2]", 400))
+        .contains("expected {\\\"payloads\\\"");
+  }
+
+  @Test
+  void withoutKeysPayloadsComeBackUnchanged() throws Exception {
+    String encoded = call(server(null, null), "/codec/encode", json(step), 200);
+
+    assertThat(payloads(encoded)).containsExactly(step);
+  }
+
+  private static MockMvc server(String keys, String token) {
+    return MockMvcBuilders.standaloneSetup(
+            new CodecServerController(
+                PayloadEncryption.of(null, keys), new CodecServerSettings(true, null, token)))
+        .build();
+  }
+
+  private static String call(MockMvc codec, String path, String body, int expected)
+      throws Exception {
+    return codec
+        .perform(post(path).contentType(MediaType.APPLICATION_JSON).content(body))
+        .andExpect(status().is(expected))
+        .andReturn()
+        .getResponse()
+        .getContentAsString();
+  }
+
+  private static String json(Payload payload) throws Exception {
+    return JsonFormat.printer().print(Payloads.newBuilder().addPayloads(payload));
+  }
+
+  private static List<Payload> payloads(String json) throws Exception {
+    Payloads.Builder builder = Payloads.newBuilder();
+    JsonFormat.parser().merge(json, builder);
+    return builder.getPayloadsList();
+  }
+}
