@@ -61,6 +61,8 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   private int ended;
   private final List<AbandonStepRequest> toAbandon = new ArrayList<>();
   private boolean railStale;
+  private ExecutionHistory history;
+  private Instant startedAt;
 
   @Override
   public ExecutionResult run(ScheduleExecutionInput input) {
@@ -75,7 +77,11 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     this.definition = input.definition();
     this.plan = StepGroups.plan(definition.steps());
     this.board = new StepBoard(plan);
-    Instant startedAt = now();
+    startedAt = now();
+    if (Workflow.getVersion(ExecutionHistory.CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      history = new ExecutionHistory(plan);
+      recordHistory();
+    }
     Workflow.upsertTypedSearchAttributes(
         JimflowSearchAttributes.SCHEDULE_ID.valueSet(definition.id()),
         JimflowSearchAttributes.STATUS.valueSet(status.name()),
@@ -104,6 +110,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         cancelled = anyUnfinished(group) || board.count(StepStatus.Waiting) > 0;
       }
       abandonLeftovers();
+      recordHistory();
       if (cancelled) {
         break;
       }
@@ -122,6 +129,10 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     ExecutionResult result =
         new ExecutionResult(
             definition.id(), definition.name(), status, message, startedAt, now(), board.all());
+    recordHistory();
+    if (history != null) {
+      history.awaitWrites();
+    }
     Workflow.upsertTypedSearchAttributes(JimflowSearchAttributes.STATUS.valueSet(status.name()));
     showRail();
     log.info("Schedule {} ended {}: {}", definition.id(), status, message);
@@ -212,6 +223,9 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
           running--;
           ended++;
           if (failure == null) {
+            if (history != null) {
+              history.runRecord(planned.position(), result.runRecordId());
+            }
             board.finished(
                 planned.position(),
                 result.status(),
@@ -253,6 +267,9 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       board.started(position, now());
       showRail();
       StepRunResult result = activities.runStep(request);
+      if (history != null) {
+        history.runRecord(position, result.runRecordId());
+      }
       board.finished(
           position, result.status(), result.attempt(), now(), result.message(), result.stats());
     } catch (CanceledFailure e) {
@@ -394,6 +411,29 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
               }
             })
         .run();
+  }
+
+  /** Writes the execution's record as it stands (no-op for executions begun before it existed). */
+  private void recordHistory() {
+    if (history == null) {
+      return;
+    }
+    history.write(
+        new ExecutionRecord(
+            Workflow.getInfo().getWorkflowId(),
+            Workflow.getInfo().getRunId(),
+            definition.id(),
+            definition.name(),
+            input.trigger(),
+            input.initiator(),
+            status,
+            message,
+            plan.count(),
+            board.all().size(),
+            startedAt,
+            status.isFinal() ? now() : null,
+            List.of()),
+        board);
   }
 
   private boolean anyUnfinished(StepGroup group) {
