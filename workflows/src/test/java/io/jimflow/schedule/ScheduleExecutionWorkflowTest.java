@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
@@ -44,14 +45,16 @@ class ScheduleExecutionWorkflowTest {
   private TestWorkflowEnvironment env;
   private WorkflowClient client;
   private final FakeStepActivities steps = new FakeStepActivities();
+  private final RecordingExecutionRecords records = new RecordingExecutionRecords();
   private int runs;
 
   @BeforeEach
   void startEnvironment() {
     env = JimflowTestEnvironment.newEnvironment();
     Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
-    worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
-    worker.registerActivitiesImplementations(steps);
+    worker.registerWorkflowImplementationTypes(
+        ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
+    worker.registerActivitiesImplementations(steps, records, new FakeResourceActivities());
     env.start();
     client = env.getWorkflowClient();
   }
@@ -207,6 +210,69 @@ class ScheduleExecutionWorkflowTest {
     assertThat(result.steps())
         .extracting(StepOutcome::status)
         .containsExactly(StepStatus.FailedWithError, StepStatus.Skipped);
+  }
+
+  @Test
+  void theStoreHoldsTheExecutionAndEveryStepAsItEndedWithOneWritePerGroup() {
+    steps.on("export", fails("target unreachable"));
+    WorkflowStub stub =
+        start(
+            aSchedule("history")
+                .with(
+                    aStep(0, "import"),
+                    aStep(1, "export").continueOnFailure(true),
+                    aStep(1, "sibling"),
+                    aStep(2, "confirm")));
+    ExecutionResult result = stub.getResult(ExecutionResult.class);
+
+    ExecutionRecord stored = records.stored(stub.getExecution().getWorkflowId());
+    assertThat(stored.status()).isEqualTo(ExecutionStatus.CompleteWithError);
+    assertThat(stored.message()).isEqualTo(result.message());
+    assertThat(stored.scheduleId()).isEqualTo("history");
+    assertThat(stored.initiator()).isNotNull();
+    assertThat(stored.startedAt()).isEqualTo(result.startedAt());
+    assertThat(stored.endedAt()).isNotNull();
+    assertThat(stored.stepGroups()).isEqualTo(3);
+    assertThat(stored.steps())
+        .extracting(
+            StepRecord::name,
+            StepRecord::status,
+            StepRecord::attempts,
+            StepRecord::startedAt,
+            StepRecord::endedAt)
+        .containsExactlyElementsOf(
+            result.steps().stream()
+                .map(
+                    o ->
+                        org.assertj.core.groups.Tuple.tuple(
+                            o.name(), o.status(), o.attempts(), o.startedAt(), o.endedAt()))
+                .toList());
+    assertThat(stored.steps().get(1).message()).contains("target unreachable");
+    assertThat(stored.steps()).extracting(StepRecord::type).containsOnly("Executable");
+    // Started, then once per group, then ended: the history grows with groups, not with steps.
+    assertThat(records.writes()).hasSize(1 + 3 + 1);
+  }
+
+  @Test
+  void aCancelledExecutionStillRecordsItsEndAndItsCancelledAndSkippedSteps() throws Exception {
+    CountDownLatch never = new CountDownLatch(1);
+    steps.on("long", runsUntil(never, Duration.ofSeconds(60)));
+    WorkflowStub stub =
+        start(aSchedule("cancel-history").with(aStep(0, "long"), aStep(1, "later")));
+    awaitProgress(stub, p -> p.steps().get(0).status() == StepStatus.Running);
+    awaitCondition(() -> steps.started.contains("long"));
+
+    stub.cancel();
+
+    catchThrowableOfType(
+        WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+    ExecutionRecord stored = records.stored(stub.getExecution().getWorkflowId());
+    assertThat(stored.status()).isEqualTo(ExecutionStatus.Cancelled);
+    assertThat(stored.steps())
+        .extracting(StepRecord::name, StepRecord::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("long", StepStatus.Cancelled),
+            org.assertj.core.groups.Tuple.tuple("later", StepStatus.Skipped));
   }
 
   @Test
