@@ -20,16 +20,36 @@ public final class HeartbeatStepProgress implements StepProgress {
   private String checkpoint;
 
   public HeartbeatStepProgress(ActivityExecutionContext context) {
+    this(context, Math.max(1, context.getInfo().getAttempt()), null);
+  }
+
+  /**
+   * @param attempt the step's attempt this activity runs
+   * @param resumeFrom the progress of an attempt interrupted by its worker's stop, which this run
+   *     continues; null if none. A lost attempt of this run heartbeated later progress.
+   */
+  public HeartbeatStepProgress(
+      ActivityExecutionContext context, int attempt, StepHeartbeat resumeFrom) {
     this.context = context;
-    this.attempt = Math.max(1, context.getInfo().getAttempt());
-    context
-        .getHeartbeatDetails(StepHeartbeat.class)
+    this.attempt = attempt;
+    Optional.ofNullable(context.getHeartbeatDetails(StepHeartbeat.class).orElse(null))
+        .or(() -> Optional.ofNullable(resumeFrom))
         .ifPresent(
             previous -> {
               processed = previous.processed();
               total = previous.total();
               checkpoint = previous.checkpoint();
             });
+  }
+
+  /** Sends the progress so far; throws as {@link ActivityExecutionContext#heartbeat} does. */
+  public synchronized void resend() {
+    context.heartbeat(snapshot());
+  }
+
+  /** The progress so far, as the next heartbeat would record it. */
+  public synchronized StepHeartbeat snapshot() {
+    return new StepHeartbeat(processed, total, checkpoint, attempt);
   }
 
   @Override

@@ -17,6 +17,7 @@ import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.activity.ActivityInfo;
 import io.temporal.client.ActivityCompletionException;
+import io.temporal.client.ActivityWorkerShutdownException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -55,13 +56,19 @@ public class StepActivitiesImpl implements StepActivities {
   @Override
   public StepRunResult runStep(StepRunRequest request) {
     ActivityExecutionContext context = Activity.getExecutionContext();
-    // Attempts count from 1; the test environment reports 0.
-    int attempt = Math.max(1, context.getInfo().getAttempt());
+    // Attempts count from 1; the test environment reports 0. A run resuming an attempt that its
+    // worker's stop interrupted continues that attempt.
+    int attempt =
+        Math.max(1, context.getInfo().getAttempt())
+            + (request.resumeFrom() == null ? 0 : Math.max(0, request.resumeFrom().attempt() - 1));
     if (attempt > 1) {
       reportAttempt(context.getInfo(), context, request, attempt);
     }
-    HeartbeatStepProgress progress = new HeartbeatStepProgress(context);
+    HeartbeatStepProgress progress =
+        new HeartbeatStepProgress(context, attempt, request.resumeFrom());
     try {
+      // A worker keeps polling for a moment into its stop: it must not start a step then.
+      progress.resend();
       StepRunResult result = run(request, progress, attempt, context.getInfo());
       return new StepRunResult(
           result.status(),
@@ -69,6 +76,15 @@ public class StepActivitiesImpl implements StepActivities {
           secrets.masker().mask(result.message()),
           result.stats(),
           result.runRecordId());
+    } catch (ActivityWorkerShutdownException e) {
+      // The worker is being stopped: the work done so far is checkpointed; the execution resumes
+      // the step on another worker, and this interrupted attempt does not count.
+      throw ApplicationFailure.newBuilder()
+          .setMessage("Step '" + request.step().name() + "' was interrupted: its worker stopped")
+          .setType(StepFailures.WORKER_STOPPED)
+          .setNonRetryable(true)
+          .setDetails(progress.snapshot())
+          .build();
     } catch (ActivityCompletionException e) {
       throw e;
     } catch (ApplicationFailure e) {

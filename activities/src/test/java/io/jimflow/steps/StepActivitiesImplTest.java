@@ -16,6 +16,7 @@ import io.jimflow.schedule.StepRunRequest;
 import io.jimflow.schedule.StepRunResult;
 import io.jimflow.schedule.StepStatus;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.client.ActivityWorkerShutdownException;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
@@ -170,6 +171,38 @@ class StepActivitiesImplTest {
     assertThat(cause.isNonRetryable()).isFalse();
     assertThat(cause.getOriginalMessage()).contains("connector crashed");
     assertThat(cause.getDetails().get(StepFailureDetails.class).attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void anAttemptInterruptedByItsWorkersStopEndsWithItsProgressAndIsNotRetried() {
+    runProfiles.failWith = new ActivityWorkerShutdownException();
+    register(root);
+    env.setHeartbeatDetails(new StepHeartbeat(100, 400, "page-1", 1));
+
+    ActivityFailure failure =
+        catchThrowableOfType(
+            ActivityFailure.class, () -> activities().runStep(runProfile("HR", "Full Import")));
+
+    ApplicationFailure cause = (ApplicationFailure) failure.getCause();
+    assertThat(cause.getType()).isEqualTo(StepFailures.WORKER_STOPPED);
+    assertThat(cause.isNonRetryable()).isTrue();
+    assertThat(cause.getDetails().get(StepHeartbeat.class))
+        .isEqualTo(new StepHeartbeat(100, 400, "page-1", 1));
+  }
+
+  @Test
+  void aResumedRunContinuesTheInterruptedAttemptFromItsCheckpoint() {
+    register(root);
+
+    StepRunResult result =
+        activities()
+            .runStep(
+                runProfile("HR", "Full Import")
+                    .resumingFrom(new StepHeartbeat(200, 400, "page-2", 2)));
+
+    assertThat(runProfiles.resumedFrom).containsExactly("page-2");
+    assertThat(runProfiles.runs).singleElement().extracting(RunProfileRun::attempt).isEqualTo(2);
+    assertThat(result.attempt()).isEqualTo(2);
   }
 
   @Test

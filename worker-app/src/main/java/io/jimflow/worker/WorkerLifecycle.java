@@ -8,10 +8,12 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Starts the Temporal workers with the application and stops them gracefully: on SIGTERM polling
- * stops, running activities see the shutdown on their next heartbeat (and checkpoint), and the
- * process waits up to the grace period for them to end. The Spring Boot starter alone would shut
- * the factory down without waiting.
+ * Starts the Temporal workers with the application and stops them gracefully: on SIGTERM polling is
+ * suspended first (so that this worker takes no more tasks, not even an eagerly dispatched
+ * activity), then the factory shuts down: running activities see the shutdown on their next
+ * heartbeat (a step checkpoints and ends with a failure its execution does not count, and resumes
+ * it on another worker), and the process waits up to the grace period for them to end. The Spring
+ * Boot starter alone would shut the factory down without waiting.
  */
 @Component
 public class WorkerLifecycle implements SmartLifecycle {
@@ -47,8 +49,9 @@ public class WorkerLifecycle implements SmartLifecycle {
     }
     long graceMs = settings.shutdownGracePeriod().toMillis();
     log.info("Shutting down workers; waiting up to {} ms for running activities", graceMs);
-    factory.shutdown();
     try {
+      factory.suspendPolling();
+      factory.shutdown();
       long started = System.nanoTime();
       factory.awaitTermination(graceMs, TimeUnit.MILLISECONDS);
       if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) >= graceMs) {

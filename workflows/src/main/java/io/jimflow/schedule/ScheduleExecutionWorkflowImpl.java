@@ -8,6 +8,7 @@ import io.jimflow.schedule.StepGroups.StepGroup;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.api.enums.v1.RetryState;
 import io.temporal.api.enums.v1.TimeoutType;
+import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
@@ -59,6 +60,16 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
 
   /** RunProfile steps hold their resources exclusively from this version on. */
   static final String RESOURCE_EXCLUSION = "resource-exclusion";
+
+  /**
+   * Change id: a step attempt interrupted because its worker was stopped in order (SIGTERM) is
+   * resumed from its checkpoint by a new run of the step, after a pause, without counting as an
+   * attempt; executions begun before it let the attempt fail.
+   */
+  static final String RESUME_AFTER_WORKER_STOP = "step-resume-after-worker-stop";
+
+  /** Bounds the resumptions of one step, so that a worker stopping again and again ends it. */
+  static final int MAXIMUM_RESUMPTIONS = 20;
 
   private final ResourceLocks locks = new ResourceLocks();
   private int exclusionVersion = Workflow.DEFAULT_VERSION;
@@ -219,17 +230,16 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
             definition.id(),
             input.initiator(),
             step);
-    StepActivities activities =
-        Workflow.newActivityStub(
-            StepActivities.class,
-            StepOptions.forStep(
-                step,
-                Workflow.getVersion(TIMEOUT_BOUNDS_WHOLE_STEP, Workflow.DEFAULT_VERSION, 1)
-                    != Workflow.DEFAULT_VERSION));
+    ActivityOptions options =
+        StepOptions.forStep(
+            step,
+            Workflow.getVersion(TIMEOUT_BOUNDS_WHOLE_STEP, Workflow.DEFAULT_VERSION, 1)
+                != Workflow.DEFAULT_VERSION);
+    StepActivities activities = Workflow.newActivityStub(StepActivities.class, options);
     if (exclusionVersion >= 1 && step.runProfile() != null) {
       running++;
       railStale = true;
-      Async.procedure(() -> runHoldingResources(planned, request, activities));
+      Async.procedure(() -> runHoldingResources(planned, request, activities, options));
       return;
     }
     board.started(planned.position(), now());
@@ -239,25 +249,104 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     // Each step is handled on its own: one failing never cancels its siblings.
     promise.handle(
         (result, failure) -> {
-          running--;
-          ended++;
-          if (failure == null) {
-            if (history != null) {
-              history.runRecord(planned.position(), result.runRecordId());
-            }
-            board.finished(
-                planned.position(),
-                result.status(),
-                result.attempt(),
-                now(),
-                result.message(),
-                result.stats());
+          if (failure instanceof ActivityFailure stopped && workerStopped(stopped) != null) {
+            Async.procedure(
+                () -> {
+                  StepRunResult resumed = null;
+                  RuntimeException failed = null;
+                  try {
+                    resumed = resume(request, options, stopped);
+                  } catch (RuntimeException e) {
+                    failed = e;
+                  }
+                  stepEnded(request, resumed, failed);
+                });
           } else {
-            recordFailure(request, failure);
+            stepEnded(request, result, failure);
           }
-          railStale = true;
           return null;
         });
+  }
+
+  private void stepEnded(StepRunRequest request, StepRunResult result, RuntimeException failure) {
+    running--;
+    ended++;
+    if (failure == null) {
+      if (history != null) {
+        history.runRecord(request.position(), result.runRecordId());
+      }
+      board.finished(
+          request.position(),
+          result.status(),
+          result.attempt(),
+          now(),
+          result.message(),
+          result.stats());
+    } else {
+      recordFailure(request, failure);
+    }
+    railStale = true;
+  }
+
+  /**
+   * Runs the step once more from where an attempt interrupted by its worker's stop left it, as
+   * often as workers stop under it (up to {@link #MAXIMUM_RESUMPTIONS}); such an attempt does not
+   * count: the new run may make the step's remaining attempts.
+   *
+   * @throws ActivityFailure how the step finally failed
+   */
+  private StepRunResult resume(
+      StepRunRequest request, ActivityOptions options, ActivityFailure stopped) {
+    if (Workflow.getVersion(RESUME_AFTER_WORKER_STOP, Workflow.DEFAULT_VERSION, 1)
+        == Workflow.DEFAULT_VERSION) {
+      throw stopped;
+    }
+    ActivityFailure last = stopped;
+    StepHeartbeat checkpoint = workerStopped(stopped);
+    int maximumAttempts = StepOptions.maximumAttempts(request.step());
+    for (int i = 0; checkpoint != null && i < MAXIMUM_RESUMPTIONS; i++) {
+      log.info(
+          "step '{}': its worker stopped during attempt {}; resuming it",
+          request.step().name(),
+          checkpoint.attempt());
+      // The stopping worker may still poll for a moment: the new run waits until it is gone.
+      Workflow.sleep(StepOptions.DEFAULT_INITIAL_INTERVAL.multipliedBy(Math.min(i + 1, 5)));
+      int spent = Math.max(0, checkpoint.attempt() - 1);
+      ActivityOptions remaining =
+          ActivityOptions.newBuilder(options)
+              .setRetryOptions(
+                  RetryOptions.newBuilder(options.getRetryOptions())
+                      .setMaximumAttempts(Math.max(1, maximumAttempts - spent))
+                      .build())
+              .build();
+      StepActivities activities = Workflow.newActivityStub(StepActivities.class, remaining);
+      try {
+        return activities.runStep(request.resumingFrom(checkpoint));
+      } catch (ActivityFailure e) {
+        last = e;
+        checkpoint = workerStopped(e);
+      }
+    }
+    throw last;
+  }
+
+  /**
+   * The progress of the attempt that {@code failure} ended because its worker was stopped, or null
+   * when it failed otherwise.
+   */
+  static StepHeartbeat workerStopped(ActivityFailure failure) {
+    if (failure.getCause() instanceof ApplicationFailure app
+        && StepFailures.WORKER_STOPPED.equals(app.getType())) {
+      try {
+        if (app.getDetails().getSize() > 0) {
+          return app.getDetails().get(0, StepHeartbeat.class);
+        }
+      } catch (RuntimeException unreadable) {
+        // Without its progress the step resumes from its stored checkpoint only.
+      }
+      return new StepHeartbeat(0, -1, null, 1);
+    }
+    return null;
   }
 
   /**
@@ -266,7 +355,10 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
    * claims it only after this one released it.
    */
   private void runHoldingResources(
-      PlannedStep planned, StepRunRequest request, StepActivities activities) {
+      PlannedStep planned,
+      StepRunRequest request,
+      StepActivities activities,
+      ActivityOptions options) {
     StepDefinition step = request.step();
     int position = planned.position();
     ResourceLocks.Held held = null;
@@ -285,7 +377,15 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
               });
       board.started(position, now());
       showRail();
-      StepRunResult result = activities.runStep(request);
+      StepRunResult result;
+      try {
+        result = activities.runStep(request);
+      } catch (ActivityFailure e) {
+        if (workerStopped(e) == null) {
+          throw e;
+        }
+        result = resume(request, options, e);
+      }
       if (history != null) {
         history.runRecord(position, result.runRecordId());
       }

@@ -9,6 +9,12 @@ public final class StepFailures {
   /** An attempt failed in a way a retry may cure (an exception of the runner). */
   public static final String STEP_FAILED = "StepFailed";
 
+  /**
+   * An attempt was interrupted because its worker was stopped in order (SIGTERM); the details carry
+   * its progress ({@link StepHeartbeat}). Never retried as such: the execution resumes the step.
+   */
+  public static final String WORKER_STOPPED = "StepWorkerStopped";
+
   /** An Executable step's program exited with a non-zero code. */
   public static final String EXECUTABLE_FAILED = "ExecutableFailed";
 

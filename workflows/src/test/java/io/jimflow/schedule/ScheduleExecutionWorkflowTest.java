@@ -427,6 +427,55 @@ class ScheduleExecutionWorkflowTest {
   }
 
   @Test
+  void anAttemptInterruptedByItsWorkersStopIsResumedFromItsCheckpointWithoutCounting() {
+    java.util.List<StepRunRequest> requests = new java.util.concurrent.CopyOnWriteArrayList<>();
+    steps.on(
+        "stopped",
+        (r, c) -> {
+          requests.add(r);
+          if (r.resumeFrom() == null) {
+            throw ApplicationFailure.newBuilder()
+                .setMessage("interrupted: its worker stopped")
+                .setType(StepFailures.WORKER_STOPPED)
+                .setNonRetryable(true)
+                .setDetails(new StepHeartbeat(7, 10, "7", 1))
+                .build();
+          }
+          return FakeStepActivities.complete(c, "resumed from " + r.resumeFrom().checkpoint());
+        });
+
+    ExecutionResult result = run(aSchedule("stop").with(aStep(0, "stopped").attempts(3)));
+
+    assertThat(outcome(result, "stopped").status()).isEqualTo(StepStatus.Complete);
+    assertThat(outcome(result, "stopped").message()).isEqualTo("resumed from 7");
+    assertThat(outcome(result, "stopped").attempts()).isEqualTo(1);
+    assertThat(requests).hasSize(2);
+  }
+
+  @Test
+  void aStepWhoseWorkersKeepStoppingEndsFailedAfterItsResumptions() {
+    steps.on(
+        "always-stopped",
+        (r, c) -> {
+          throw ApplicationFailure.newBuilder()
+              .setMessage("interrupted: its worker stopped")
+              .setType(StepFailures.WORKER_STOPPED)
+              .setNonRetryable(true)
+              .setDetails(new StepHeartbeat(0, -1, null, 1))
+              .build();
+        });
+
+    ExecutionResult result =
+        runToResult(aSchedule("stops").with(aStep(0, "always-stopped").attempts(3)));
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
+    assertThat(outcome(result, "always-stopped").message())
+        .isEqualTo("interrupted: its worker stopped");
+    assertThat(steps.attempts.get("always-stopped"))
+        .hasValue(ScheduleExecutionWorkflowImpl.MAXIMUM_RESUMPTIONS + 1);
+  }
+
+  @Test
   void aRunProfileStepThatEndsWithoutAResultIsFinalizedOnce() {
     steps.on("import", runsUntil(new CountDownLatch(1), Duration.ofSeconds(8)));
 
