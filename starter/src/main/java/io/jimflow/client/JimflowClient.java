@@ -1,5 +1,6 @@
 package io.jimflow.client;
 
+import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
@@ -64,6 +65,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * jimflow for programs: start schedule executions, wait for and inspect them, cancel and list them,
@@ -110,43 +112,28 @@ public final class JimflowClient implements AutoCloseable {
    * keys the workers have, or off).
    */
   public static JimflowClient connect(ConnectionSettings settings, PayloadEncryption encryption) {
+    // No health check before the first call: one call that needs the namespace tells both whether
+    // the server answers and whether the namespace exists. The SDK asks the server for its
+    // capabilities before that call, retrying while it cannot reach it, up to the deadline.
+    WorkflowServiceStubsOptions options = stubOptions(settings);
     WorkflowServiceStubs stubs;
     try {
-      stubs = WorkflowServiceStubs.newConnectedServiceStubs(stubOptions(settings), CONNECT_TIMEOUT);
+      stubs = WorkflowServiceStubs.newServiceStubs(options);
     } catch (RuntimeException e) {
-      throw new JimflowConnectionException(
-          "Cannot reach Temporal at "
-              + settings.address()
-              + " ("
-              + rootMessage(e)
-              + "). Start a local server with ./jimflow dev, or point --address / TEMPORAL_ADDRESS"
-              + " at yours.",
-          e);
+      throw unreachable(settings, e);
     }
     try {
       stubs
           .blockingStub()
+          .withDeadline(Deadline.after(CONNECT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
           .describeNamespace(
               DescribeNamespaceRequest.newBuilder().setNamespace(settings.namespace()).build());
     } catch (StatusRuntimeException e) {
       stubs.shutdownNow();
-      String reason =
-          e.getStatus().getCode() == Status.Code.NOT_FOUND
-              ? "does not exist"
-              : "cannot be used ("
-                  + e.getStatus().getCode()
-                  + ": "
-                  + e.getStatus().getDescription()
-                  + ")";
-      throw new JimflowConnectionException(
-          "Temporal at "
-              + settings.address()
-              + " answers, but namespace '"
-              + settings.namespace()
-              + "' "
-              + reason
-              + ".",
-          e);
+      throw connectionFailure(settings, e);
+    } catch (RuntimeException e) {
+      stubs.shutdownNow();
+      throw unreachable(settings, e);
     }
     WorkflowClient workflows =
         WorkflowClient.newInstance(
@@ -708,6 +695,39 @@ public final class JimflowClient implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  private static JimflowConnectionException connectionFailure(
+      ConnectionSettings settings, StatusRuntimeException e) {
+    Status.Code code = e.getStatus().getCode();
+    if (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED) {
+      return unreachable(settings, e);
+    }
+    String reason =
+        code == Status.Code.NOT_FOUND
+            ? "does not exist"
+            : "cannot be used (" + code + ": " + e.getStatus().getDescription() + ")";
+    return new JimflowConnectionException(
+        "Temporal at "
+            + settings.address()
+            + " answers, but namespace '"
+            + settings.namespace()
+            + "' "
+            + reason
+            + ".",
+        e);
+  }
+
+  private static JimflowConnectionException unreachable(
+      ConnectionSettings settings, RuntimeException e) {
+    return new JimflowConnectionException(
+        "Cannot reach Temporal at "
+            + settings.address()
+            + " ("
+            + rootMessage(e)
+            + "). Start a local server with ./jimflow dev, or point --address / TEMPORAL_ADDRESS"
+            + " at yours.",
+        e);
   }
 
   private static WorkflowServiceStubsOptions stubOptions(ConnectionSettings settings) {

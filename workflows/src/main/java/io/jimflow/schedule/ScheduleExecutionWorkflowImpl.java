@@ -1,6 +1,8 @@
 package io.jimflow.schedule;
 
 import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.resource.ResourceLocks;
+import io.jimflow.resource.ResourceNotice;
 import io.jimflow.schedule.StepGroups.PlannedStep;
 import io.jimflow.schedule.StepGroups.StepGroup;
 import io.temporal.activity.ActivityOptions;
@@ -31,10 +33,21 @@ import org.slf4j.Logger;
  * as in "group 2 of 4"; 0 before the first) current, and shows the step rail as current details.
  * Steps are started with {@link StepOptions#forStep}; a group starts at most {@code
  * maxParallelSteps} of its steps at once and starts the next as soon as one ends.
+ *
+ * <p>A RunProfile step first takes the resources it touches (its connected system; the metaverse
+ * for a synchronisation) from their {@code ResourceLockWorkflow}s and gives them back when it ends,
+ * so that no two runs touch one connected system at once; meanwhile it stays Waiting with a message
+ * that names the resource, its holder and since when.
  */
 public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow {
 
   private static final Logger log = Workflow.getLogger(ScheduleExecutionWorkflowImpl.class);
+
+  /** RunProfile steps hold their resources exclusively from this version on. */
+  static final String RESOURCE_EXCLUSION = "resource-exclusion";
+
+  private final ResourceLocks locks = new ResourceLocks();
+  private int exclusionVersion = Workflow.DEFAULT_VERSION;
 
   private ScheduleDefinition definition;
   private ScheduleExecutionInput input;
@@ -60,6 +73,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
           StepFailures.INVALID_INPUT);
     }
     this.input = input;
+    this.exclusionVersion = Workflow.getVersion(RESOURCE_EXCLUSION, Workflow.DEFAULT_VERSION, 1);
     this.definition = input.definition();
     this.plan = StepGroups.plan(definition.steps());
     this.board = new StepBoard(plan);
@@ -155,6 +169,11 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     }
   }
 
+  @Override
+  public void resourceNotice(ResourceNotice notice) {
+    locks.onNotice(notice);
+  }
+
   /**
    * Starts the group's steps, at most {@code maxParallelSteps} at once, and returns when every
    * started step has ended. Throws CanceledFailure when the execution is cancelled meanwhile.
@@ -188,6 +207,12 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
             step);
     StepActivities activities =
         Workflow.newActivityStub(StepActivities.class, StepOptions.forStep(step));
+    if (exclusionVersion >= 1 && step.runProfile() != null) {
+      running++;
+      railStale = true;
+      Async.procedure(() -> runHoldingResources(planned, request, activities));
+      return;
+    }
     board.started(planned.position(), now());
     running++;
     railStale = true;
@@ -216,11 +241,74 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         });
   }
 
+  /**
+   * Takes the step's resources (Waiting until they are granted), runs it, and gives them back
+   * before the step counts as ended, so that the execution's next step on the same connected system
+   * claims it only after this one released it.
+   */
+  private void runHoldingResources(
+      PlannedStep planned, StepRunRequest request, StepActivities activities) {
+    StepDefinition step = request.step();
+    int position = planned.position();
+    ResourceLocks.Held held = null;
+    try {
+      List<String> resources =
+          locks.resourcesOf(step.runProfile().connectedSystem(), step.runProfile().runProfile());
+      held =
+          locks.acquire(
+              resources,
+              Integer.toString(position),
+              definition.name() + " / " + step.name(),
+              waiting -> {
+                board.waitingFor(position, waiting.describeWait());
+                // The main thread is blocked until a step ends; the rail shows it now.
+                showRail();
+              });
+      board.started(position, now());
+      showRail();
+      StepRunResult result = activities.runStep(request);
+      if (history != null) {
+        history.runRecord(position, result.runRecordId());
+      }
+      board.finished(
+          position, result.status(), result.attempt(), now(), result.message(), result.stats());
+    } catch (CanceledFailure e) {
+      if (held == null) {
+        board.finished(position, StepStatus.Cancelled, 0, now(), "cancelled while waiting", null);
+      } else {
+        recordFailure(request, e);
+      }
+    } catch (ActivityFailure e) {
+      if (held == null && e.getCause() instanceof CanceledFailure) {
+        board.finished(position, StepStatus.Cancelled, 0, now(), "cancelled while waiting", null);
+      } else if (held == null) {
+        board.finished(
+            position,
+            StepStatus.FailedWithError,
+            0,
+            now(),
+            "could not take its resources: " + e.getCause().getMessage(),
+            null);
+      } else {
+        recordFailure(request, e);
+      }
+    } finally {
+      locks.release(held);
+      running--;
+      ended++;
+      railStale = true;
+    }
+  }
+
   private void recordFailure(StepRunRequest request, RuntimeException failure) {
     StepDefinition step = request.step();
     int attempts = Math.max(1, board.get(request.position()).attempts());
     StepStatus stepStatus = StepStatus.FailedWithError;
     String reason = failure.getMessage();
+    if (failure instanceof CanceledFailure) {
+      stepStatus = StepStatus.Cancelled;
+      reason = "cancelled";
+    }
     if (failure instanceof ActivityFailure activityFailure) {
       Throwable cause = activityFailure.getCause();
       if (activityFailure.getRetryState() == RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED) {

@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
@@ -51,8 +52,9 @@ class ScheduleExecutionWorkflowTest {
   void startEnvironment() {
     env = JimflowTestEnvironment.newEnvironment();
     Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
-    worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
-    worker.registerActivitiesImplementations(steps, records);
+    worker.registerWorkflowImplementationTypes(
+        ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
+    worker.registerActivitiesImplementations(steps, records, new FakeResourceActivities());
     env.start();
     client = env.getWorkflowClient();
   }
