@@ -43,6 +43,20 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
 
   private static final Logger log = Workflow.getLogger(ScheduleExecutionWorkflowImpl.class);
 
+  /**
+   * Change id: a step whose cancel could not reach its worker (the worker is dead, so the step
+   * timed out after the cancel) ends Cancelled, not FailedWithError; executions begun before it
+   * keep the earlier outcome.
+   */
+  static final String CANCEL_REACHES_DEAD_WORKER = "step-cancel-reaches-dead-worker";
+
+  /**
+   * Change id: a step's {@code timeout} bounds the whole step across attempts (schedule-to-close)
+   * and {@code attemptTimeout} one attempt; executions begun before it bound each attempt by {@code
+   * timeout}.
+   */
+  static final String TIMEOUT_BOUNDS_WHOLE_STEP = "step-timeout-bounds-whole-step";
+
   /** RunProfile steps hold their resources exclusively from this version on. */
   static final String RESOURCE_EXCLUSION = "resource-exclusion";
 
@@ -206,7 +220,12 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
             input.initiator(),
             step);
     StepActivities activities =
-        Workflow.newActivityStub(StepActivities.class, StepOptions.forStep(step));
+        Workflow.newActivityStub(
+            StepActivities.class,
+            StepOptions.forStep(
+                step,
+                Workflow.getVersion(TIMEOUT_BOUNDS_WHOLE_STEP, Workflow.DEFAULT_VERSION, 1)
+                    != Workflow.DEFAULT_VERSION));
     if (exclusionVersion >= 1 && step.runProfile() != null) {
       running++;
       railStale = true;
@@ -317,6 +336,15 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       if (cause instanceof CanceledFailure) {
         stepStatus = StepStatus.Cancelled;
         reason = "cancelled";
+      } else if (cause instanceof TimeoutFailure timeout
+          && cancelledBeforeItsTimeout(activityFailure)
+          && cancelReachesDeadWorker()) {
+        // G7: the cancel could not reach a dead worker; the server ends the step by its timeout
+        // and never retries a step whose cancel was requested.
+        stepStatus = StepStatus.Cancelled;
+        reason =
+            "cancelled; its worker did not confirm: "
+                + describeTimeout(step, timeout.getTimeoutType());
       } else if (cause instanceof ApplicationFailure app) {
         reason = app.getOriginalMessage();
         attempts = Math.max(attempts, failedAttempt(app));
@@ -340,6 +368,20 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         && step.runProfile() != null) {
       toAbandon.add(new AbandonStepRequest(request, attempts, stepStatus, reason));
     }
+  }
+
+  /**
+   * True when the step timed out after its cancel was requested: its worker never confirmed the
+   * cancel (it is dead or hangs), and the server does not retry a step whose cancel was requested.
+   */
+  static boolean cancelledBeforeItsTimeout(ActivityFailure failure) {
+    return failure.getCause() instanceof TimeoutFailure
+        && failure.getRetryState() == RetryState.RETRY_STATE_CANCEL_REQUESTED;
+  }
+
+  private static boolean cancelReachesDeadWorker() {
+    return Workflow.getVersion(CANCEL_REACHES_DEAD_WORKER, Workflow.DEFAULT_VERSION, 1)
+        != Workflow.DEFAULT_VERSION;
   }
 
   private static int failedAttempt(ApplicationFailure failure) {
@@ -366,7 +408,13 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
 
   private static String describeTimeout(StepDefinition step, TimeoutType type) {
     return switch (type) {
-      case TIMEOUT_TYPE_START_TO_CLOSE -> "timed out after " + StepOptions.timeout(step);
+      case TIMEOUT_TYPE_START_TO_CLOSE ->
+          (step.attemptTimeout() == null ? "timed out after " : "an attempt timed out after ")
+              + StepOptions.attemptTimeout(step);
+      case TIMEOUT_TYPE_SCHEDULE_TO_CLOSE ->
+          "timed out after "
+              + StepOptions.timeout(step)
+              + " (the step's timeout, across all its attempts)";
       case TIMEOUT_TYPE_HEARTBEAT ->
           "lost: no heartbeat within "
               + (step.heartbeatTimeout() == null

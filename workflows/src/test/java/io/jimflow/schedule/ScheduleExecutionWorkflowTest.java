@@ -17,14 +17,18 @@ import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
+import io.temporal.api.enums.v1.RetryState;
+import io.temporal.api.enums.v1.TimeoutType;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.SearchAttributes;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TimeoutFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.time.Duration;
@@ -328,6 +332,29 @@ class ScheduleExecutionWorkflowTest {
   }
 
   @Test
+  void aStepsTimeoutBoundsAllItsAttemptsTogether() {
+    steps.on("slow", runsUntil(new CountDownLatch(1), Duration.ofSeconds(30)));
+
+    ExecutionResult result =
+        runToResult(
+            aSchedule("total-timeout")
+                .with(
+                    aStep(0, "slow")
+                        .timeout(Duration.ofSeconds(5))
+                        .attemptTimeout(Duration.ofSeconds(2))
+                        .attempts(10),
+                    aStep(1, "after")));
+
+    StepOutcome slow = outcome(result, "slow");
+    assertThat(slow.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(steps.attempts.get("slow").get())
+        .as("ten attempts of 2 s do not fit into the step's 5 s")
+        .isBetween(1, 3);
+    assertThat(slow.message()).contains("PT5S");
+    assertThat(outcome(result, "after").status()).isEqualTo(StepStatus.Skipped);
+  }
+
+  @Test
   void aFailingStepIsRetriedAndReportsEveryAttempt() {
     steps.on("flaky", fails("connection reset"));
 
@@ -437,6 +464,41 @@ class ScheduleExecutionWorkflowTest {
               assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
               assertThat(a.run().step().name()).isEqualTo("sync");
             });
+  }
+
+  /**
+   * G7: a step whose cancel could not reach its dead worker ends by its timeout, with the retry
+   * state CANCEL_REQUESTED (the server never retries it); that counts as cancelled. The test server
+   * never times out an activity whose cancel was requested, so StepCancellationIT shows the whole
+   * path with a killed worker process and a real server.
+   */
+  @Test
+  void aStepThatTimedOutAfterItsCancelWasRequestedCountsAsCancelled() {
+    assertThat(
+            ScheduleExecutionWorkflowImpl.cancelledBeforeItsTimeout(
+                timedOut(RetryState.RETRY_STATE_CANCEL_REQUESTED)))
+        .isTrue();
+    assertThat(
+            ScheduleExecutionWorkflowImpl.cancelledBeforeItsTimeout(
+                timedOut(RetryState.RETRY_STATE_TIMEOUT)))
+        .as("a step lost without a cancel is a failure")
+        .isFalse();
+    assertThat(
+            ScheduleExecutionWorkflowImpl.cancelledBeforeItsTimeout(
+                timedOut(RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED)))
+        .isFalse();
+  }
+
+  private static ActivityFailure timedOut(RetryState retryState) {
+    return new ActivityFailure(
+        "activity timed out",
+        5,
+        6,
+        "RunStep",
+        "7",
+        retryState,
+        "worker-a",
+        new TimeoutFailure("heartbeat", null, TimeoutType.TIMEOUT_TYPE_HEARTBEAT));
   }
 
   @Test
