@@ -11,6 +11,7 @@ import io.jimflow.runs.RunRecordsQuestion;
 import io.jimflow.runs.RunRecordsWorkflow;
 import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionProgress;
+import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
@@ -75,7 +76,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class JimflowClient implements AutoCloseable {
 
-  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  /**
+   * How long the first call may take, connection included: a refused connection fails at once, a
+   * host that does not answer after this; generous, because on a busy machine setting up gRPC alone
+   * can take seconds.
+   */
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
 
   private final WorkflowClient workflows;
   private final ScheduleClient schedules;
@@ -303,6 +309,69 @@ public final class JimflowClient implements AutoCloseable {
         .limit(Math.max(limit, 1))
         .map(JimflowClient::summary)
         .toList();
+  }
+
+  /**
+   * Executions newest first from Temporal and, when a worker can read the store, from the execution
+   * history too: so the listing still has executions Temporal's retention dropped.
+   *
+   * @return the listing and whether the store was asked
+   */
+  public ExecutionListing listExecutionsWithHistory(
+      String scheduleId, ExecutionStatus status, int limit) {
+    List<ExecutionSummary> temporal = listExecutions(scheduleId, status, limit);
+    if (!canReadStore()) {
+      return new ExecutionListing(temporal, false);
+    }
+    List<ExecutionRecord> stored =
+        runRecords(
+                RunRecordsQuestion.executions(
+                    scheduleId, status == null ? null : status.name(), limit))
+            .executions();
+    return new ExecutionListing(ExecutionHistories.merge(temporal, stored, limit), true);
+  }
+
+  /** Whether a worker polls the maintenance task queue, whose workflows read the store. */
+  private boolean canReadStore() {
+    try {
+      return hasWorker(TaskQueues.MAINTENANCE);
+    } catch (StatusRuntimeException e) {
+      // Temporal's in-memory test server cannot describe task queues.
+      if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * @param storeAsked false when no worker polled the maintenance task queue, so only Temporal's
+   *     executions are listed
+   */
+  public record ExecutionListing(List<ExecutionSummary> executions, boolean storeAsked) {}
+
+  /**
+   * The execution as the store's execution history has it, with the steps it recorded.
+   *
+   * @throws NotFoundException when the store has no record of it, or no worker can read the store
+   */
+  public ExecutionRecord storedExecution(String workflowId) {
+    if (!canReadStore()) {
+      throw new NotFoundException(
+          "no execution with id "
+              + workflowId
+              + " in Temporal, and no worker on "
+              + TaskQueues.MAINTENANCE
+              + " to look it up in the store's execution history");
+    }
+    return runRecords(RunRecordsQuestion.execution(workflowId)).executions().stream()
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    "no execution with id "
+                        + workflowId
+                        + " (neither in Temporal nor in the store's execution history)"));
   }
 
   // ---- schedules --------------------------------------------------------------------------

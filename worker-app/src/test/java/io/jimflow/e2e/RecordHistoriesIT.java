@@ -44,7 +44,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Run only on request, after a workflow change that went behind {@code Workflow.getVersion}: new
  * histories go next to the old ones (open executions of the old code still depend on those), so the
- * recorder writes files named by today's date and never overwrites:
+ * recorder writes files named by the date and time (UTC, to the minute) and never overwrites:
  *
  * <pre>
  * ./mvnw -B -ntp verify -pl worker-app -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
@@ -64,7 +64,10 @@ class RecordHistoriesIT {
   private String namespace;
   private WorkflowClient client;
   private Path histories;
-  private final String stamp = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+  // To the minute: histories recorded on one day after different changes sit side by side.
+  private final String stamp =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm")
+          .format(java.time.LocalDateTime.now(java.time.ZoneOffset.UTC));
   private final List<String> types =
       List.of(System.getProperty("jimflow.recordHistories.types", "").split(",")).stream()
           .map(String::strip)
