@@ -42,11 +42,6 @@ public final class HeartbeatStepProgress implements StepProgress {
             });
   }
 
-  /** Sends the progress so far; throws as {@link ActivityExecutionContext#heartbeat} does. */
-  public synchronized void resend() {
-    context.heartbeat(snapshot());
-  }
-
   /** The progress so far, as the next heartbeat would record it. */
   public synchronized StepHeartbeat snapshot() {
     return new StepHeartbeat(processed, total, checkpoint, attempt);

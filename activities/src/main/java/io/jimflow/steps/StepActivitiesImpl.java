@@ -67,8 +67,6 @@ public class StepActivitiesImpl implements StepActivities {
     HeartbeatStepProgress progress =
         new HeartbeatStepProgress(context, attempt, request.resumeFrom());
     try {
-      // A worker keeps polling for a moment into its stop: it must not start a step then.
-      progress.resend();
       StepRunResult result = run(request, progress, attempt, context.getInfo());
       return new StepRunResult(
           result.status(),
