@@ -9,6 +9,7 @@ import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.maintenance.SystemOperations;
+import io.jimflow.resource.Resources;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.secrets.Secrets;
 import io.jimflow.steps.AbandonedRun;
@@ -192,6 +193,20 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
           }
           return null;
         });
+  }
+
+  @Override
+  public List<String> resources(String connectedSystem, String runProfile) {
+    Optional<ConnectedSystemConfig> system = config.system(connectedSystem);
+    if (system.isEmpty()) {
+      // The step fails on its unknown system; until then it excludes others on that name.
+      return List.of(connectedSystem);
+    }
+    boolean synchronisation =
+        system.get().runProfile(runProfile).map(p -> p.runType().isSynchronisation()).orElse(false);
+    return synchronisation
+        ? List.of(system.get().name(), Resources.METAVERSE)
+        : List.of(system.get().name());
   }
 
   private Optional<RunProfileOutcome> finishedByEarlierAttempt(

@@ -1,11 +1,19 @@
 package io.jimflow.maintenance;
 
+import io.jimflow.maintenance.ExecutionStates.ExecutionState;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.store.ExecutionRecords;
+import io.jimflow.store.RunRecord;
+import io.jimflow.store.RunRecords;
+import io.jimflow.store.RunStatus;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
+import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +27,9 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
 
   private static final Logger log = LoggerFactory.getLogger(MaintenanceActivitiesImpl.class);
 
+  /** Records of each kind one sweep looks at; the next cycle takes the rest. */
+  static final int SWEEP_LIMIT = 500;
+
   /** The failure type of a clear or delete on a worker that does not allow them. */
   public static final String DESTRUCTIVE_TASKS_DISABLED = "DestructiveMaintenanceDisabled";
 
@@ -28,6 +39,9 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
   private final MaintenanceSettings settings;
   private final Predicate<String> configuredSystem;
   private final boolean destructiveTasksEnabled;
+  private final ExecutionStates executionStates;
+  private final RunRecords runRecords;
+  private final ExecutionRecords executionRecords;
 
   /**
    * @param configuredSystem whether the configuration defines a connected system (by id); a system
@@ -43,6 +57,33 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
       MaintenanceSettings settings,
       Predicate<String> configuredSystem,
       boolean destructiveTasksEnabled) {
+    this(
+        store,
+        runs,
+        operations,
+        settings,
+        configuredSystem,
+        destructiveTasksEnabled,
+        null,
+        Clock.systemUTC());
+  }
+
+  /**
+   * @param executionStates how the sweeper asks Temporal about executions; null for the client of
+   *     the activity's own worker
+   */
+  public MaintenanceActivitiesImpl(
+      MaintenanceStore store,
+      MaintenanceRuns runs,
+      SystemOperations operations,
+      MaintenanceSettings settings,
+      Predicate<String> configuredSystem,
+      boolean destructiveTasksEnabled,
+      ExecutionStates executionStates,
+      Clock clock) {
+    this.executionStates = executionStates;
+    this.runRecords = new RunRecords(clock);
+    this.executionRecords = new ExecutionRecords(clock);
     this.store = store;
     this.runs = runs;
     this.operations = operations;
@@ -94,6 +135,116 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
         done.deprovisionExports());
     return new MvoDeletionResult(
         request.runRecordId(), done.mvosDeleted(), done.deprovisionExports(), done.capReached());
+  }
+
+  @Override
+  public SweepResult sweepStrandedRecords(SweepRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    ExecutionStates temporal =
+        executionStates != null ? executionStates : ExecutionStates.of(context.getWorkflowClient());
+    // One question per execution and sweep, however many records it left.
+    Map<String, Optional<ExecutionState>> seen = new HashMap<>();
+    java.util.function.Function<String, Optional<ExecutionState>> state =
+        id -> {
+          Optional<ExecutionState> known = seen.get(id);
+          if (known == null) {
+            known = temporal.find(id);
+            seen.put(id, known);
+            context.heartbeat(seen.size());
+          }
+          return known;
+        };
+    int endedRuns = 0;
+    for (RunRecord record :
+        store
+            .store()
+            .inTransaction(c -> runRecords.list(c, null, RunStatus.InProgress, SWEEP_LIMIT))) {
+      if (record.executionId() == null) {
+        continue;
+      }
+      Optional<StrandedRecords.RunVerdict> verdict =
+          StrandedRecords.forRun(record.executionId(), state.apply(record.executionId()));
+      if (verdict.isPresent()
+          && store
+              .store()
+              .inTransaction(
+                  c ->
+                      runRecords.finish(
+                          c,
+                          record.id(),
+                          RunStatus.valueOf(verdict.get().status()),
+                          verdict.get().reason(),
+                          null,
+                          null,
+                          null))) {
+        endedRuns++;
+        log.warn(
+            "Run record {} finalized {}: {}",
+            record.id(),
+            verdict.get().status(),
+            verdict.get().reason());
+      }
+    }
+    int maintenanceRuns = 0;
+    for (MaintenanceRuns.MaintenanceRun run :
+        store.store().inTransaction(c -> this.runs.inProgress(c, SWEEP_LIMIT))) {
+      if (run.workflowId() == null || run.workflowId().equals(request.workflowId())) {
+        continue;
+      }
+      Optional<StrandedRecords.RunVerdict> verdict =
+          StrandedRecords.forRun(run.workflowId(), state.apply(run.workflowId()));
+      if (verdict.isPresent()
+          && store
+              .store()
+              .inTransaction(
+                  c ->
+                      this.runs.finish(
+                          c, run.id(), verdict.get().status(), verdict.get().reason(), Map.of()))) {
+        maintenanceRuns++;
+        log.warn(
+            "Maintenance run {} finalized {}: {}",
+            run.id(),
+            verdict.get().status(),
+            verdict.get().reason());
+      }
+    }
+    int executions = 0;
+    for (String executionId :
+        store.store().inTransaction(c -> executionRecords.inProgress(c, SWEEP_LIMIT))) {
+      Optional<StrandedRecords.ExecutionVerdict> verdict =
+          StrandedRecords.forExecution(executionId, state.apply(executionId));
+      if (verdict.isPresent()
+          && store
+              .store()
+              .inTransaction(
+                  c ->
+                      executionRecords.finish(
+                          c, executionId, verdict.get().status(), verdict.get().reason()))) {
+        executions++;
+        log.warn(
+            "Execution record {} finalized {}: {}",
+            executionId,
+            verdict.get().status(),
+            verdict.get().reason());
+      }
+    }
+    int holds = 0;
+    for (SystemOperations.Hold hold : store.store().inTransaction(operations::all)) {
+      if (hold.workflowId().equals(request.workflowId())
+          || StrandedRecords.forRun(hold.workflowId(), state.apply(hold.workflowId())).isEmpty()) {
+        continue;
+      }
+      if (store
+          .store()
+          .inTransaction(c -> operations.release(c, hold.connectedSystem(), hold.workflowId()))) {
+        holds++;
+        log.warn(
+            "Connected system {} released: the workflow {} holding it has ended",
+            hold.connectedSystem(),
+            hold.workflowId());
+      }
+    }
+    return new SweepResult(endedRuns, maintenanceRuns, executions, holds);
   }
 
   @Override

@@ -110,6 +110,16 @@ public final class MaintenanceRuns {
     }
   }
 
+  /** The records still InProgress, oldest first. */
+  public List<MaintenanceRun> inProgress(Connection connection, int limit) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select * from maintenance_run where status = 'InProgress' order by created_at limit "
+                + Math.max(1, limit))) {
+      return read(statement);
+    }
+  }
+
   /** Records newest first, optionally of one kind. */
   public List<MaintenanceRun> list(Connection connection, MaintenanceKind kind, int limit)
       throws SQLException {

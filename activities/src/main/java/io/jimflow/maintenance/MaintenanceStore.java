@@ -344,6 +344,29 @@ public final class MaintenanceStore {
       batches++;
       progress.committed(records);
       if (!plan.moreAfter(count)) {
+        break;
+      }
+    }
+    // The execution history follows the run records' period: an execution and its steps go
+    // together (the steps cascade), once the execution ended before the cutoff.
+    while (true) {
+      int count =
+          store.inTransaction(
+              c -> {
+                List<String> ids =
+                    Jdbc.stringIds(
+                        c,
+                        "select id from execution_record"
+                            + ended
+                            + " order by ended_at, id limit "
+                            + plan.batchSize(),
+                        s -> Jdbc.setInstant(s, 1, cutoff));
+                return Jdbc.deleteIn(c, "execution_record", "id", ids);
+              });
+      records += count;
+      batches++;
+      progress.committed(records);
+      if (!plan.moreAfter(count)) {
         return new Purged(records, items, batches);
       }
     }

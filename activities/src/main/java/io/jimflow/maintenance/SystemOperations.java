@@ -58,6 +58,25 @@ public final class SystemOperations {
     }
   }
 
+  /** Every hold there is. */
+  public List<Hold> all(Connection connection) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement("select * from connected_system_operation")) {
+      try (ResultSet rows = statement.executeQuery()) {
+        List<Hold> holds = new java.util.ArrayList<>();
+        while (rows.next()) {
+          holds.add(
+              new Hold(
+                  rows.getString("connected_system_id"),
+                  SystemOperation.valueOf(rows.getString("operation")),
+                  rows.getString("workflow_id"),
+                  Jdbc.getInstant(rows, "started_at")));
+        }
+        return holds;
+      }
+    }
+  }
+
   public SystemOperation status(Connection connection, String connectedSystem) throws SQLException {
     return current(connection, connectedSystem).map(Hold::operation).orElse(SystemOperation.Active);
   }

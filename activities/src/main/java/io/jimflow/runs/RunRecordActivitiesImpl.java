@@ -1,5 +1,7 @@
 package io.jimflow.runs;
 
+import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.store.ExecutionRecords;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunStatus;
@@ -17,10 +19,12 @@ public final class RunRecordActivitiesImpl implements RunRecordActivities {
 
   private final Store store;
   private final RunRecords runRecords;
+  private final ExecutionRecords executions;
 
   public RunRecordActivitiesImpl(Store store, Clock clock) {
     this.store = store;
     this.runRecords = new RunRecords(clock);
+    this.executions = new ExecutionRecords(clock);
   }
 
   @Override
@@ -59,6 +63,17 @@ public final class RunRecordActivitiesImpl implements RunRecordActivities {
                         .toList();
                 yield new RunRecordsAnswer(List.of(view(c, record.get())), items);
               }
+              case Executions ->
+                  new RunRecordsAnswer(
+                      List.of(),
+                      List.of(),
+                      executions.list(
+                          c, question.scheduleId(), executionStatus(question.status()), limit));
+              case Execution ->
+                  new RunRecordsAnswer(
+                      List.of(),
+                      List.of(),
+                      executions.find(c, question.executionId()).map(List::of).orElse(List.of()));
             });
   }
 
@@ -76,6 +91,24 @@ public final class RunRecordActivitiesImpl implements RunRecordActivities {
                         + status
                         + "' (one of "
                         + Arrays.toString(RunStatus.values())
+                        + ")",
+                    "InvalidRunRecordsQuestion"));
+  }
+
+  private static ExecutionStatus executionStatus(String status) {
+    if (status == null || status.isBlank()) {
+      return null;
+    }
+    return Arrays.stream(ExecutionStatus.values())
+        .filter(s -> s.name().equalsIgnoreCase(status))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                ApplicationFailure.newNonRetryableFailure(
+                    "unknown execution status '"
+                        + status
+                        + "' (one of "
+                        + Arrays.toString(ExecutionStatus.values())
                         + ")",
                     "InvalidRunRecordsQuestion"));
   }

@@ -1,5 +1,7 @@
 package io.jimflow.steps;
 
+import java.util.List;
+
 /**
  * Runs one run profile (Full/Delta Import, Full/Delta Synchronisation, Export) of a connected
  * system for a RunProfile step. The identity data plane implements it; the step activity calls it.
@@ -19,4 +21,13 @@ public interface RunProfileExecutor {
    * InProgress. Called once by the workflow, from a detached scope; must be idempotent.
    */
   void abandon(AbandonedRun abandoned);
+
+  /**
+   * The resources a run of this profile holds exclusively (see {@code Resources}): the connected
+   * system by its name, and the metaverse for a synchronisation. Without a data plane, the system
+   * as the step names it.
+   */
+  default List<String> resources(String connectedSystem, String runProfile) {
+    return List.of(connectedSystem);
+  }
 }

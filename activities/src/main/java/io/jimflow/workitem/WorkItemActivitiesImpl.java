@@ -198,7 +198,7 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
     void watch() {
       try {
         heartbeat();
-        if (shutdownSeen || abandoned != null) {
+        if (abandoned != null) {
           return;
         }
         FinishReason fromState =
@@ -209,7 +209,9 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
               case ShutdownRequest -> FinishReason.SHUTDOWN;
               default -> FinishReason.ABANDONED;
             };
-        if (fromState != FinishReason.NONE && reason == FinishReason.NONE) {
+        // A cancel overrides an earlier reason: the item is to end Cancelled, without a successor.
+        if (fromState != FinishReason.NONE
+            && (reason == FinishReason.NONE || fromState == FinishReason.CANCELLED)) {
           reason = fromState;
         }
       } catch (RuntimeException e) {

@@ -26,7 +26,11 @@ public interface WorkItemRunContext {
    */
   boolean shouldFinish();
 
-  /** Why {@link #shouldFinish()} is true; {@link FinishReason#NONE} while it is not. */
+  /**
+   * Why {@link #shouldFinish()} is true; {@link FinishReason#NONE} while it is not. It changes once
+   * more only to {@link FinishReason#CANCELLED}: a cancel reaches an item already ending for a
+   * shutdown or its max run time, and the item then ends Cancelled, without a successor.
+   */
   FinishReason finishReason();
 
   /** Why an item is asked to finish early. */

@@ -172,6 +172,25 @@ final class MaintenanceData {
     return id;
   }
 
+  /** An InProgress run record of a system's Full Import, opened by a step of the execution. */
+  String inProgressRunOf(String system, String executionId) {
+    return store.inTransaction(
+        c ->
+            runRecords.create(
+                c,
+                new NewRunRecord(
+                    system,
+                    "full-import",
+                    RunType.FullImport,
+                    "Schedule",
+                    "nightly",
+                    "Nightly",
+                    executionId,
+                    "nightly",
+                    0,
+                    "Full Import")));
+  }
+
   String inProgressRun() {
     return store.inTransaction(
         c ->

@@ -4,21 +4,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jimflow.common.TaskQueues;
+import io.jimflow.maintenance.ExecutionStates.ExecutionState;
 import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionResult;
+import io.jimflow.maintenance.MaintenanceActivities.SweepResult;
 import io.jimflow.maintenance.MaintenanceRuns.MaintenanceRun;
+import io.jimflow.schedule.ExecutionRecord;
+import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.steps.AbandonedRun;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.RunProfileOutcome;
 import io.jimflow.steps.RunProfileRun;
 import io.jimflow.steps.StepProgress;
+import io.jimflow.store.ExecutionRecords;
+import io.jimflow.store.RunRecord;
+import io.jimflow.store.RunRecords;
+import io.jimflow.store.RunStatus;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.SettableClock;
 import io.temporal.activity.Activity;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
@@ -31,6 +41,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -85,6 +96,18 @@ class MaintenanceWorkflowsTest {
         new MaintenanceSettings(50, null, 1000),
         id -> List.of("hr", "directory").contains(id),
         destructiveTasksEnabled);
+  }
+
+  private MaintenanceActivitiesImpl activities(ExecutionStates temporal) {
+    return new MaintenanceActivitiesImpl(
+        new MaintenanceStore(store, MaintenanceData.ENGINE, clock),
+        runs,
+        operations,
+        new MaintenanceSettings(50, null, 1000),
+        id -> List.of("hr", "directory").contains(id),
+        true,
+        temporal,
+        clock);
   }
 
   private void start(MaintenanceActivities activities) {
@@ -152,6 +175,101 @@ class MaintenanceWorkflowsTest {
     assertThat(records(MaintenanceKind.Housekeeping).get(0).message())
         .contains("cap of 2 MVOs per cycle reached");
     assertThat(data.count("select count(*) from mvo")).isEqualTo(3);
+  }
+
+  @Test
+  void aHousekeepingCycleFinalizesWhatEndedExecutionsLeftInProgressSoTheSystemCanBeCleared() {
+    Map<String, ExecutionState> temporal =
+        Map.of(
+            "terminated",
+            new ExecutionState(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED, null),
+            "timed-out",
+            new ExecutionState(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TIMED_OUT, null),
+            "running",
+            new ExecutionState(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, null),
+            "clear-terminated",
+            new ExecutionState(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED, null));
+    start(activities(id -> Optional.ofNullable(temporal.get(id))));
+    data.joinedCso("hr", "1", null);
+    data.joinedCso("directory", "1", null);
+    // A clear that was terminated before these runs: its hold stayed too.
+    store.inTransaction(
+        c -> {
+          operations.hold(c, "hr", SystemOperation.Clearing, "clear-terminated");
+          return null;
+        });
+    String terminated = data.inProgressRunOf("hr", "terminated");
+    String timedOut = data.inProgressRunOf("hr", "timed-out");
+    String unknown = data.inProgressRunOf("hr", "gone");
+    String running = data.inProgressRunOf("directory", "running");
+    ExecutionRecords executions = new ExecutionRecords(clock);
+    store.inTransaction(
+        c -> {
+          executions.save(c, 1, anExecution("terminated"));
+          executions.save(c, 1, anExecution("running"));
+          return null;
+        });
+    assertThatThrownBy(
+            () ->
+                stub(ClearConnectedSystemWorkflow.class, "clear-before")
+                    .run(new SystemMaintenanceInput("hr", false, ADA)))
+        .rootCause()
+        .hasMessageContaining("is being cleared (workflow clear-terminated");
+
+    MvoDeletionResult cycle =
+        stub(HousekeepingWorkflow.class, "hk").run(new HousekeepingInput(null, null));
+
+    assertThat(cycle.swept()).isEqualTo(new SweepResult(3, 0, 1, 1));
+    RunRecords runRecords = new RunRecords(clock);
+    Map<String, RunRecord> after =
+        store.inTransaction(
+            c -> {
+              Map<String, RunRecord> found = new java.util.HashMap<>();
+              for (String id : List.of(terminated, timedOut, unknown, running)) {
+                found.put(id, runRecords.find(c, id).orElseThrow());
+              }
+              return found;
+            });
+    assertThat(after.get(terminated).status()).isEqualTo(RunStatus.Cancelled);
+    assertThat(after.get(terminated).message())
+        .isEqualTo("stranded: execution terminated was terminated before the record was ended");
+    assertThat(after.get(terminated).endedAt()).isNotNull();
+    assertThat(after.get(timedOut).status()).isEqualTo(RunStatus.FailedWithError);
+    assertThat(after.get(timedOut).message()).contains("timed out");
+    assertThat(after.get(unknown).status()).isEqualTo(RunStatus.FailedWithError);
+    assertThat(after.get(unknown).message()).contains("unknown to Temporal");
+    assertThat(after.get(running).status()).isEqualTo(RunStatus.InProgress);
+    assertThat(store.inTransaction(c -> executions.find(c, "terminated")).orElseThrow())
+        .satisfies(
+            e -> {
+              assertThat(e.status()).isEqualTo(ExecutionStatus.Failed);
+              assertThat(e.message()).contains("was terminated before it recorded its end");
+              assertThat(e.endedAt()).isNotNull();
+            });
+    assertThat(store.inTransaction(c -> executions.find(c, "running")).orElseThrow().status())
+        .isEqualTo(ExecutionStatus.InProgress);
+
+    SystemMaintenanceResult cleared =
+        stub(ClearConnectedSystemWorkflow.class, "clear-after")
+            .run(new SystemMaintenanceInput("hr", false, ADA));
+    assertThat(cleared.totals()).containsEntry("csosDeleted", 1L);
+  }
+
+  private ExecutionRecord anExecution(String id) {
+    return new ExecutionRecord(
+        id,
+        "run-1",
+        "nightly",
+        "Nightly",
+        TriggerKind.Scheduled,
+        new Initiator(InitiatorType.Schedule, "nightly", "Nightly"),
+        ExecutionStatus.InProgress,
+        null,
+        2,
+        3,
+        T,
+        null,
+        List.of());
   }
 
   @Test
@@ -375,6 +493,11 @@ class MaintenanceWorkflowsTest {
     @Override
     public PurgeResult purgeHistory(PurgeRequest request) {
       return real.purgeHistory(request);
+    }
+
+    @Override
+    public SweepResult sweepStrandedRecords(SweepRequest request) {
+      return real.sweepStrandedRecords(request);
     }
 
     @Override

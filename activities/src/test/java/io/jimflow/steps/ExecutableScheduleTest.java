@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.RecordingExecutionRecords;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
@@ -147,7 +148,8 @@ class ExecutableScheduleTest {
     worker.registerActivitiesImplementations(
         new StepActivitiesImpl(
             new UnconfiguredRunProfileExecutor(),
-            new ExecutableRunner(executablesRoot, ProgramAllowList.anyBelowRoot(), Set.of())));
+            new ExecutableRunner(executablesRoot, ProgramAllowList.anyBelowRoot(), Set.of())),
+        new RecordingExecutionRecords());
     env.start();
   }
 

@@ -36,6 +36,12 @@ final class ScriptedHandler implements WorkItemHandler {
    */
   private volatile boolean held;
 
+  /** Set by a test: handlers in mode {@code "heartbeatUntilStopped"} stop heartbeating, as dead. */
+  volatile boolean stopHeartbeats;
+
+  /** Opened by a test: WorkItemFinished of an item with {@code "finishedWaits"} returns. */
+  final CountDownLatch finishedGate = new CountDownLatch(1);
+
   /** Progress saves of every run so far. */
   final AtomicInteger steps = new AtomicInteger();
 
@@ -108,6 +114,38 @@ final class ScriptedHandler implements WorkItemHandler {
         }
         throw new IllegalStateException("never asked to finish before the test ended");
       }
+      case "untilCancelled" -> {
+        // Asked to finish for any other reason, it works on: only a cancel ends it.
+        while (tick()) {
+          if (held) {
+            continue;
+          }
+          if (context.finishReason() == WorkItemRunContext.FinishReason.CANCELLED) {
+            reasons.add(context.finishReason());
+            return WorkItemRunOutcome.stopped(s.toString());
+          }
+          save(context, s);
+        }
+        throw new IllegalStateException("never cancelled before the test ended");
+      }
+      case "failWhenAsked" -> {
+        while (tick()) {
+          if (!held && context.shouldFinish()) {
+            reasons.add(context.finishReason());
+            throw new IllegalStateException("broke while finishing");
+          }
+        }
+        throw new IllegalStateException("never asked to finish before the test ended");
+      }
+      case "heartbeatUntilStopped" -> {
+        // Saves progress (each save heartbeats) until the test stops it, then hangs like a dead
+        // process: the run worker's watcher must not heartbeat for it (a long watch interval).
+        while (tick() && !stopHeartbeats) {
+          save(context, s);
+        }
+        release.await(120, TimeUnit.SECONDS);
+        return WorkItemRunOutcome.stopped(s.toString());
+      }
       case "successorWhenAsked" -> {
         while (tick()) {
           if (held) {
@@ -167,6 +205,10 @@ final class ScriptedHandler implements WorkItemHandler {
   @Override
   public void finished(WorkItemFinishedContext context) throws Exception {
     finished.add(context);
+    if (JSON.readTree(context.state()).path("finishedWaits").asBoolean()
+        && !finishedGate.await(60, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("the test never let WorkItemFinished return");
+    }
     if (JSON.readTree(context.state()).path("failingFinished").asBoolean()) {
       throw new IllegalStateException("finished broke");
     }

@@ -2,6 +2,7 @@ package io.jimflow.cli;
 
 import io.jimflow.client.ExecutionSummary;
 import io.jimflow.client.JimflowClient;
+import io.jimflow.common.TaskQueues;
 import io.jimflow.schedule.ExecutionStatus;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,9 @@ import picocli.CommandLine.Option;
 @Command(
     name = "list",
     mixinStandardHelpOptions = true,
-    description = "List executions, newest first (Temporal's visibility store; it lags a moment).")
+    description =
+        "List executions, newest first: Temporal's (its visibility lags a moment) and, through a"
+            + " worker, the store's execution history for those Temporal no longer has.")
 public class ExecutionListCommand extends ClientCommand {
 
   @Option(names = "--schedule", paramLabel = "ID", description = "Only this schedule's executions.")
@@ -47,7 +50,17 @@ public class ExecutionListCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    List<ExecutionSummary> executions = client.listExecutions(scheduleId, status, limit);
+    JimflowClient.ExecutionListing listing =
+        client.listExecutionsWithHistory(scheduleId, status, limit);
+    List<ExecutionSummary> executions = listing.executions();
+    if (!listing.storeAsked()) {
+      err()
+          .println(
+              "Note: no worker on "
+                  + TaskQueues.MAINTENANCE
+                  + ", so only executions Temporal still has are listed (not the store's"
+                  + " execution history).");
+    }
     if (json) {
       out().println(Json.write(Map.of("executions", executions)));
       return JimflowCli.OK;
@@ -56,9 +69,16 @@ public class ExecutionListCommand extends ClientCommand {
       out().println("No executions found.");
       return JimflowCli.OK;
     }
-    Table table = new Table("WORKFLOW ID", "SCHEDULE", "STATUS", "STARTED", "ENDED");
+    Table table = new Table("WORKFLOW ID", "SCHEDULE", "STATUS", "STARTED", "ENDED", "SOURCE");
     executions.forEach(
-        e -> table.row(e.workflowId(), e.scheduleId(), e.status(), e.startedAt(), e.endedAt()));
+        e ->
+            table.row(
+                e.workflowId(),
+                e.scheduleId(),
+                e.status(),
+                e.startedAt(),
+                e.endedAt(),
+                e.source()));
     table.print(out());
     return JimflowCli.OK;
   }

@@ -11,7 +11,9 @@ import picocli.CommandLine.Command;
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
-    description = "Run one housekeeping cycle now and print what it deleted.")
+    description =
+        "Run one housekeeping cycle now and print what it deleted and which stranded records"
+            + " it finalized.")
 public class HousekeepingRunCommand extends MaintenanceCommand {
 
   public HousekeepingRunCommand(ClientFactory clients) {
@@ -31,6 +33,13 @@ public class HousekeepingRunCommand extends MaintenanceCommand {
     described.put("mvosDeleted", result.mvosDeleted());
     described.put("deprovisionExports", result.deprovisionExports());
     described.put("moreDue", result.capReached());
+    if (result.swept() != null) {
+      // Records whose execution had ended (terminated, timed out, deleted) without ending them.
+      described.put("strandedRunRecordsEnded", result.swept().runRecords());
+      described.put("strandedMaintenanceRunsEnded", result.swept().maintenanceRuns());
+      described.put("strandedExecutionsEnded", result.swept().executions());
+      described.put("strandedHoldsReleased", result.swept().releasedHolds());
+    }
     return described;
   }
 

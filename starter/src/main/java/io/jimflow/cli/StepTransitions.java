@@ -19,10 +19,13 @@ final class StepTransitions {
   List<String> next(List<StepOutcome> steps) {
     List<String> lines = new ArrayList<>();
     for (StepOutcome step : steps) {
-      String state = step.status() + "#" + step.attempts();
+      boolean waitsForSomething = step.status() == StepStatus.Waiting && step.message() != null;
+      String state =
+          step.status() + "#" + step.attempts() + (waitsForSomething ? "#" + step.message() : "");
       String before = seen.put(step.name(), state);
       boolean unchangedOrStillWaiting =
-          state.equals(before) || (before == null && step.status() == StepStatus.Waiting);
+          state.equals(before)
+              || (before == null && step.status() == StepStatus.Waiting && !waitsForSomething);
       if (!unchangedOrStillWaiting) {
         lines.add(describe(step));
       }
@@ -39,7 +42,10 @@ final class StepTransitions {
     } else if (step.status().isFinal() && step.attempts() > 1) {
       line.append(" after ").append(step.attempts()).append(" attempts");
     }
-    if (step.status().isFinal() && step.message() != null && !step.message().isBlank()) {
+    boolean waiting = step.status() == StepStatus.Waiting;
+    if ((waiting || step.status().isFinal())
+        && step.message() != null
+        && !step.message().isBlank()) {
       line.append(" - ").append(firstLine(step.message()));
     }
     return line.toString();

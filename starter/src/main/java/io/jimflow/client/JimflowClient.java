@@ -1,5 +1,6 @@
 package io.jimflow.client;
 
+import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
@@ -10,6 +11,7 @@ import io.jimflow.runs.RunRecordsQuestion;
 import io.jimflow.runs.RunRecordsWorkflow;
 import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionProgress;
+import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
@@ -63,6 +65,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * jimflow for programs: start schedule executions, wait for and inspect them, cancel and list them,
@@ -109,43 +112,28 @@ public final class JimflowClient implements AutoCloseable {
    * keys the workers have, or off).
    */
   public static JimflowClient connect(ConnectionSettings settings, PayloadEncryption encryption) {
+    // No health check before the first call: one call that needs the namespace tells both whether
+    // the server answers and whether the namespace exists. The SDK asks the server for its
+    // capabilities before that call, retrying while it cannot reach it, up to the deadline.
+    WorkflowServiceStubsOptions options = stubOptions(settings);
     WorkflowServiceStubs stubs;
     try {
-      stubs = WorkflowServiceStubs.newConnectedServiceStubs(stubOptions(settings), CONNECT_TIMEOUT);
+      stubs = WorkflowServiceStubs.newServiceStubs(options);
     } catch (RuntimeException e) {
-      throw new JimflowConnectionException(
-          "Cannot reach Temporal at "
-              + settings.address()
-              + " ("
-              + rootMessage(e)
-              + "). Start a local server with ./jimflow dev, or point --address / TEMPORAL_ADDRESS"
-              + " at yours.",
-          e);
+      throw unreachable(settings, e);
     }
     try {
       stubs
           .blockingStub()
+          .withDeadline(Deadline.after(CONNECT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
           .describeNamespace(
               DescribeNamespaceRequest.newBuilder().setNamespace(settings.namespace()).build());
     } catch (StatusRuntimeException e) {
       stubs.shutdownNow();
-      String reason =
-          e.getStatus().getCode() == Status.Code.NOT_FOUND
-              ? "does not exist"
-              : "cannot be used ("
-                  + e.getStatus().getCode()
-                  + ": "
-                  + e.getStatus().getDescription()
-                  + ")";
-      throw new JimflowConnectionException(
-          "Temporal at "
-              + settings.address()
-              + " answers, but namespace '"
-              + settings.namespace()
-              + "' "
-              + reason
-              + ".",
-          e);
+      throw connectionFailure(settings, e);
+    } catch (RuntimeException e) {
+      stubs.shutdownNow();
+      throw unreachable(settings, e);
     }
     WorkflowClient workflows =
         WorkflowClient.newInstance(
@@ -316,6 +304,69 @@ public final class JimflowClient implements AutoCloseable {
         .limit(Math.max(limit, 1))
         .map(JimflowClient::summary)
         .toList();
+  }
+
+  /**
+   * Executions newest first from Temporal and, when a worker can read the store, from the execution
+   * history too: so the listing still has executions Temporal's retention dropped.
+   *
+   * @return the listing and whether the store was asked
+   */
+  public ExecutionListing listExecutionsWithHistory(
+      String scheduleId, ExecutionStatus status, int limit) {
+    List<ExecutionSummary> temporal = listExecutions(scheduleId, status, limit);
+    if (!canReadStore()) {
+      return new ExecutionListing(temporal, false);
+    }
+    List<ExecutionRecord> stored =
+        runRecords(
+                RunRecordsQuestion.executions(
+                    scheduleId, status == null ? null : status.name(), limit))
+            .executions();
+    return new ExecutionListing(ExecutionHistories.merge(temporal, stored, limit), true);
+  }
+
+  /** Whether a worker polls the maintenance task queue, whose workflows read the store. */
+  private boolean canReadStore() {
+    try {
+      return hasWorker(TaskQueues.MAINTENANCE);
+    } catch (StatusRuntimeException e) {
+      // Temporal's in-memory test server cannot describe task queues.
+      if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * @param storeAsked false when no worker polled the maintenance task queue, so only Temporal's
+   *     executions are listed
+   */
+  public record ExecutionListing(List<ExecutionSummary> executions, boolean storeAsked) {}
+
+  /**
+   * The execution as the store's execution history has it, with the steps it recorded.
+   *
+   * @throws NotFoundException when the store has no record of it, or no worker can read the store
+   */
+  public ExecutionRecord storedExecution(String workflowId) {
+    if (!canReadStore()) {
+      throw new NotFoundException(
+          "no execution with id "
+              + workflowId
+              + " in Temporal, and no worker on "
+              + TaskQueues.MAINTENANCE
+              + " to look it up in the store's execution history");
+    }
+    return runRecords(RunRecordsQuestion.execution(workflowId)).executions().stream()
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    "no execution with id "
+                        + workflowId
+                        + " (neither in Temporal nor in the store's execution history)"));
   }
 
   // ---- schedules --------------------------------------------------------------------------
@@ -644,6 +695,39 @@ public final class JimflowClient implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  private static JimflowConnectionException connectionFailure(
+      ConnectionSettings settings, StatusRuntimeException e) {
+    Status.Code code = e.getStatus().getCode();
+    if (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED) {
+      return unreachable(settings, e);
+    }
+    String reason =
+        code == Status.Code.NOT_FOUND
+            ? "does not exist"
+            : "cannot be used (" + code + ": " + e.getStatus().getDescription() + ")";
+    return new JimflowConnectionException(
+        "Temporal at "
+            + settings.address()
+            + " answers, but namespace '"
+            + settings.namespace()
+            + "' "
+            + reason
+            + ".",
+        e);
+  }
+
+  private static JimflowConnectionException unreachable(
+      ConnectionSettings settings, RuntimeException e) {
+    return new JimflowConnectionException(
+        "Cannot reach Temporal at "
+            + settings.address()
+            + " ("
+            + rootMessage(e)
+            + "). Start a local server with ./jimflow dev, or point --address / TEMPORAL_ADDRESS"
+            + " at yours.",
+        e);
   }
 
   private static WorkflowServiceStubsOptions stubOptions(ConnectionSettings settings) {

@@ -76,7 +76,8 @@ public final class ScheduleDefinitions {
           "continueOnFailure",
           "timeout",
           "retry",
-          "heartbeatTimeout");
+          "heartbeatTimeout",
+          "attemptTimeout");
   static final List<String> RUN_PROFILE_KEYS = List.of("connectedSystem", "runProfile");
   static final List<String> EXECUTABLE_KEYS =
       List.of("path", "args", "workingDirectory", "env", "limits");
@@ -427,13 +428,28 @@ public final class ScheduleDefinitions {
     RetrySettings retry = step.fields("retry").map(this::readRetry).orElse(null);
     Optional<Duration> heartbeatTimeout =
         step.optional("heartbeatTimeout", Conversions.positiveDuration());
+    Optional<Duration> attemptTimeout =
+        step.optional("attemptTimeout", Conversions.positiveDuration());
     if (timeout.isPresent()
+        && attemptTimeout.isPresent()
+        && attemptTimeout.get().compareTo(timeout.get()) > 0) {
+      problems.at(
+          step.lineOf("attemptTimeout"),
+          step.pathOf("attemptTimeout"),
+          "must not be longer than the step's timeout "
+              + timeout.get()
+              + " (timeout bounds the whole step, all attempts together)");
+    }
+    Optional<Duration> attemptBound = attemptTimeout.isPresent() ? attemptTimeout : timeout;
+    if (attemptBound.isPresent()
         && heartbeatTimeout.isPresent()
-        && heartbeatTimeout.get().compareTo(timeout.get()) >= 0) {
+        && heartbeatTimeout.get().compareTo(attemptBound.get()) >= 0) {
       problems.at(
           step.lineOf("heartbeatTimeout"),
           step.pathOf("heartbeatTimeout"),
-          "must be shorter than the step's timeout " + timeout.get());
+          "must be shorter than the step's "
+              + (attemptTimeout.isPresent() ? "attemptTimeout " : "timeout ")
+              + attemptBound.get());
     }
     if (index.isEmpty() || name.isEmpty()) {
       return Optional.empty();
@@ -447,7 +463,8 @@ public final class ScheduleDefinitions {
             continueOnFailure,
             timeout.orElse(null),
             retry,
-            heartbeatTimeout.orElse(null)));
+            heartbeatTimeout.orElse(null),
+            attemptTimeout.orElse(null)));
   }
 
   private Optional<RunProfileStep> readRunProfile(Fields r) {

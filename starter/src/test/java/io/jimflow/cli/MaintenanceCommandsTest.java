@@ -84,11 +84,15 @@ class MaintenanceCommandsTest {
   }
 
   @Test
-  void aHousekeepingRunPrintsWhatTheCycleDeleted() {
+  void aHousekeepingRunPrintsWhatTheCycleDeletedAndWhatItsSweepFinalized() {
     int exit = run("housekeeping", "run");
 
     assertThat(exit).isZero();
-    assertThat(out.toString()).contains("Housekeeping cycle done.").contains("mvosDeleted: 4");
+    assertThat(out.toString())
+        .contains("Housekeeping cycle done.")
+        .contains("mvosDeleted: 4")
+        .contains("strandedRunRecordsEnded: 1")
+        .contains("strandedExecutionsEnded: 1");
   }
 
   @Test
@@ -104,6 +108,11 @@ class MaintenanceCommandsTest {
     @Override
     public MvoDeletionResult deleteDueMvos(MvoDeletionRequest request) {
       return new MvoDeletionResult(request.runRecordId(), 4, 1, false);
+    }
+
+    @Override
+    public SweepResult sweepStrandedRecords(SweepRequest request) {
+      return new SweepResult(1, 0, 1, 0);
     }
 
     @Override

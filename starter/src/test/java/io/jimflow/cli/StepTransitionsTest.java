@@ -41,6 +41,17 @@ class StepTransitionsTest {
   }
 
   @Test
+  void aStepWaitingForAResourceSaysForWhichAndWhoHoldsItOnce() {
+    String waits = "waiting for HR System, held by nightly/manual/1 since 2026-11-23T02:00:00Z";
+    assertThat(transitions.next(List.of(step(0, "Import", StepStatus.Waiting, 0, waits))))
+        .containsExactly("  [0] Import: Waiting - " + waits);
+    assertThat(transitions.next(List.of(step(0, "Import", StepStatus.Waiting, 0, waits))))
+        .isEmpty();
+    assertThat(transitions.next(List.of(step(0, "Import", StepStatus.Running, 1, null))))
+        .containsExactly("  [0] Import: Running (attempt 1)");
+  }
+
+  @Test
   void aMultiLineMessageIsShortenedToItsFirstLine() {
     assertThat(
             transitions.next(

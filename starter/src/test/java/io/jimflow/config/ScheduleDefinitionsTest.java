@@ -51,6 +51,7 @@ class ScheduleDefinitionsTest {
                     runProfile: {connectedSystem: HR, runProfile: Full Import}
                     continueOnFailure: true
                     timeout: PT2H
+                    attemptTimeout: PT30M
                     retry: {maximumAttempts: 5, initialInterval: PT2S, backoffCoefficient: 1.5}
                     heartbeatTimeout: PT1M
                   - index: 1
@@ -85,6 +86,7 @@ class ScheduleDefinitionsTest {
         .isEqualTo(new StepDefinition.RunProfileStep("HR", "Full Import"));
     assertThat(importStep.continueOnFailure()).isTrue();
     assertThat(importStep.timeout()).isEqualTo(Duration.ofHours(2));
+    assertThat(importStep.attemptTimeout()).isEqualTo(Duration.ofMinutes(30));
     assertThat(importStep.retry())
         .isEqualTo(new StepDefinition.RetrySettings(5, Duration.ofSeconds(2), 1.5));
     assertThat(importStep.heartbeatTimeout()).isEqualTo(Duration.ofMinutes(1));
@@ -438,6 +440,28 @@ class ScheduleDefinitionsTest {
             List.of(
                 ":4: schedules[0].steps[0].heartbeatTimeout: must be shorter than the step's"
                     + " timeout PT1M")),
+        arguments(
+            "an attempt timeout longer than the step's timeout is reported",
+            """
+            schedules:
+              - id: a
+                steps:
+                  - {index: 0, name: A, executable: {path: a.sh}, timeout: PT1M, attemptTimeout: PT5M}
+            """,
+            List.of(
+                ":4: schedules[0].steps[0].attemptTimeout: must not be longer than the step's"
+                    + " timeout PT1M (timeout bounds the whole step, all attempts together)")),
+        arguments(
+            "a heartbeat timeout not shorter than the attempt timeout is reported",
+            """
+            schedules:
+              - id: a
+                steps:
+                  - {index: 0, name: A, executable: {path: a.sh}, timeout: PT1H, attemptTimeout: PT1M, heartbeatTimeout: PT2M}
+            """,
+            List.of(
+                ":4: schedules[0].steps[0].heartbeatTimeout: must be shorter than the step's"
+                    + " attemptTimeout PT1M")),
         arguments(
             "a catchup window below temporals minimum is reported",
             """

@@ -10,6 +10,7 @@ import io.jimflow.e2e.ManualExecutions;
 import io.jimflow.e2e.TemporalDevServerExtension;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.RecordingExecutionRecords;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
@@ -93,7 +94,7 @@ class ScheduleBenchmarkIT {
             TaskQueues.SCHEDULES, WorkerTuning.apply(WorkerOptions.newBuilder()).build());
     worker.registerWorkflowImplementationTypes(
         ScheduleExecutionWorkflowImpl.class, BareSequenceWorkflowImpl.class);
-    worker.registerActivitiesImplementations(steps);
+    worker.registerActivitiesImplementations(steps, new RecordingExecutionRecords());
     factory.start();
     Optional<ProcessHandle> server = serverProcess(env);
     try {

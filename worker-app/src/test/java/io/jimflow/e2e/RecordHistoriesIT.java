@@ -9,6 +9,7 @@ import io.jimflow.client.MaintenanceClient;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.maintenance.HistoryRetentionInput;
 import io.jimflow.maintenance.HistoryRetentionWorkflow;
+import io.jimflow.resource.Resources;
 import io.jimflow.runs.RunRecordsQuestion;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
@@ -43,7 +44,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Run only on request, after a workflow change that went behind {@code Workflow.getVersion}: new
  * histories go next to the old ones (open executions of the old code still depend on those), so the
- * recorder writes files named by today's date and never overwrites:
+ * recorder writes files named by the date and time (UTC, to the minute) and never overwrites:
  *
  * <pre>
  * ./mvnw -B -ntp verify -pl worker-app -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
@@ -63,7 +64,15 @@ class RecordHistoriesIT {
   private String namespace;
   private WorkflowClient client;
   private Path histories;
-  private final String stamp = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+  // To the minute: histories recorded on one day after different changes sit side by side.
+  private final String stamp =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm")
+          .format(java.time.LocalDateTime.now(java.time.ZoneOffset.UTC));
+  private final List<String> types =
+      List.of(System.getProperty("jimflow.recordHistories.types", "").split(",")).stream()
+          .map(String::strip)
+          .filter(t -> !t.isEmpty())
+          .toList();
 
   @Test
   void recordsARealExecutionOfEveryWorkflowType(E2eEnvironment env) throws Exception {
@@ -97,6 +106,7 @@ class RecordHistoriesIT {
                 namespace);
     assertThat(exit).as("the nightly HR sync ran").isZero();
     saveAll("ScheduleExecution", "nightly-hr-sync");
+    recordTwoRunsTakingTurnsOnOneSystem();
 
     jimflow.runRecords(
         new RunRecordsQuestion(RunRecordsQuestion.Kind.List, "hr", null, null, false, 20));
@@ -125,6 +135,51 @@ class RecordHistoriesIT {
     save("DeleteConnectedSystem", "badges", delete);
 
     recordAWorkItemReplacedRestartedAndFinished(dir, first);
+  }
+
+  /**
+   * Two manual runs of the nightly HR sync started together: the second waits for "HR System" (and
+   * each later resource) while the first holds it. Keeps both executions and the run of the HR
+   * System lock that granted, queued and released the most claims.
+   */
+  private void recordTwoRunsTakingTurnsOnOneSystem() throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      StringWriter out = new StringWriter();
+      int exit =
+          JimflowCli.commandLine()
+              .setOut(new PrintWriter(out, true))
+              .setErr(new PrintWriter(new StringWriter()))
+              .execute(
+                  "run",
+                  "nightly-hr-sync",
+                  "-f",
+                  env.projectHome().resolve("config/schedules.yaml").toString(),
+                  "--address",
+                  env.target(),
+                  "--namespace",
+                  namespace);
+      assertThat(exit).as("a manual run started").isZero();
+      ids.add(out.toString().strip());
+    }
+    for (String id : ids) {
+      client.newUntypedWorkflowStub(id).getResult(WAIT.toSeconds(), TimeUnit.SECONDS, Map.class);
+    }
+    saveAll(
+        "ScheduleExecution",
+        "nightly-hr-sync-twice",
+        "WorkflowId = '" + ids.get(0) + "' OR WorkflowId = '" + ids.get(1) + "'");
+    List<WorkflowExecutionInfo> locks =
+        closedRuns("WorkflowId = '" + Resources.lockWorkflowId("HR System") + "'");
+    WorkflowExecutionInfo busiest =
+        locks.stream()
+            .max(Comparator.comparingLong(WorkflowExecutionInfo::getHistoryLength))
+            .orElseThrow();
+    write(
+        "ResourceLock",
+        "hr-system-two-claimants",
+        client.fetchHistory(
+            busiest.getExecution().getWorkflowId(), busiest.getExecution().getRunId()));
   }
 
   /**
@@ -209,6 +264,18 @@ class RecordHistoriesIT {
   }
 
   private void saveAll(String type, String name, String query) throws Exception {
+    List<WorkflowExecutionInfo> runs = closedRuns(query);
+    for (int i = 0; i < runs.size(); i++) {
+      WorkflowExecutionInfo run = runs.get(i);
+      write(
+          type,
+          runs.size() == 1 ? name : name + "-run" + (i + 1),
+          client.fetchHistory(run.getExecution().getWorkflowId(), run.getExecution().getRunId()));
+    }
+  }
+
+  /** The runs a visibility query finds once all of them are closed, oldest first. */
+  private List<WorkflowExecutionInfo> closedRuns(String query) throws Exception {
     List<WorkflowExecutionInfo> runs = new ArrayList<>();
     long deadline = System.nanoTime() + WAIT.toNanos();
     // Visibility lags a moment behind the executions.
@@ -231,21 +298,19 @@ class RecordHistoriesIT {
     runs.sort(
         Comparator.comparing(
             r -> r.getStartTime().getSeconds() * 1_000_000_000L + r.getStartTime().getNanos()));
-    for (int i = 0; i < runs.size(); i++) {
-      WorkflowExecutionInfo run = runs.get(i);
-      write(
-          type,
-          runs.size() == 1 ? name : name + "-run" + (i + 1),
-          client.fetchHistory(run.getExecution().getWorkflowId(), run.getExecution().getRunId()));
-    }
+    return runs;
   }
 
   private void write(String type, String name, WorkflowExecutionHistory history) throws Exception {
-    Path file = histories.resolve(type).resolve(stamp + "-" + name + ".json");
-    Files.createDirectories(file.getParent());
-    if (Files.exists(file)) {
-      throw new AssertionError(file + " exists: recorded histories are never overwritten");
+    if (!types.isEmpty() && !types.contains(type)) {
+      return;
     }
+    Path file = histories.resolve(type).resolve(stamp + "-" + name + ".json");
+    // Recorded histories are never overwritten: open executions of older code depend on them.
+    for (int n = 2; Files.exists(file); n++) {
+      file = histories.resolve(type).resolve(stamp + "-" + name + "-" + n + ".json");
+    }
+    Files.createDirectories(file.getParent());
     Files.writeString(file, history.toJson(true));
   }
 }

@@ -3,9 +3,12 @@ package io.jimflow.maintenance;
 import io.jimflow.maintenance.MaintenanceActivities.FinishRunRequest;
 import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionRequest;
 import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionResult;
+import io.jimflow.maintenance.MaintenanceActivities.SweepRequest;
+import io.jimflow.maintenance.MaintenanceActivities.SweepResult;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Workflow;
 import java.util.Map;
+import org.slf4j.Logger;
 
 /** See {@link HousekeepingWorkflow}. */
 public class HousekeepingWorkflowImpl implements HousekeepingWorkflow {
@@ -13,8 +16,34 @@ public class HousekeepingWorkflowImpl implements HousekeepingWorkflow {
   private final MaintenanceActivities activities =
       Workflow.newActivityStub(MaintenanceActivities.class, MaintenanceOptions.LONG);
 
+  /** The {@code Workflow.getVersion} change that added the sweep of stranded records. */
+  static final String SWEEP_CHANGE_ID = "sweep-stranded-records";
+
+  private static final Logger log = Workflow.getLogger(HousekeepingWorkflowImpl.class);
+
   @Override
   public MvoDeletionResult run(HousekeepingInput input) {
+    SweepResult swept = null;
+    if (Workflow.getVersion(SWEEP_CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      swept = sweep();
+    }
+    return deleteDueMvos(input).withSwept(swept);
+  }
+
+  /** Finalizes stranded records; a failed sweep is logged and left to the next cycle. */
+  private SweepResult sweep() {
+    try {
+      return activities.sweepStrandedRecords(new SweepRequest(Workflow.getInfo().getWorkflowId()));
+    } catch (ActivityFailure e) {
+      if (Failures.isCancellation(e)) {
+        throw e;
+      }
+      log.warn("The sweep of stranded records failed: {}", Failures.message(e));
+      return null;
+    }
+  }
+
+  private MvoDeletionResult deleteDueMvos(HousekeepingInput input) {
     // Fixed here so that every retry of the activity writes to the same run record.
     String runRecordId = Workflow.randomUUID().toString();
     try {

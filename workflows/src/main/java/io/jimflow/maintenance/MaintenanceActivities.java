@@ -28,6 +28,14 @@ public interface MaintenanceActivities {
   @ActivityMethod(name = "DeleteDueMvos")
   MvoDeletionResult deleteDueMvos(MvoDeletionRequest request);
 
+  /**
+   * Finds the records that executions left InProgress although Temporal has closed them (or no
+   * longer knows them): run records, maintenance run records, execution records and connected
+   * system holds. Finalizes each with the status its execution's end implies and a reason.
+   */
+  @ActivityMethod(name = "SweepStrandedRecords")
+  SweepResult sweepStrandedRecords(SweepRequest request);
+
   /** Deletes one kind of history older than its retention period, in short batches. */
   @ActivityMethod(name = "PurgeHistory")
   PurgeResult purgeHistory(PurgeRequest request);
@@ -68,6 +76,25 @@ public interface MaintenanceActivities {
   Map<String, Long> deleteConnectedSystem(SystemRunRequest request);
 
   /**
+   * @param workflowId the sweeping workflow (its own records are never stranded)
+   */
+  record SweepRequest(String workflowId) {}
+
+  /**
+   * What one sweep finalized.
+   *
+   * @param runRecords run records ended Cancelled or FailedWithError
+   * @param maintenanceRuns maintenance run records ended likewise
+   * @param executions execution records ended with their execution's status
+   * @param releasedHolds connected systems set Active again (their clear or delete had ended)
+   */
+  record SweepResult(int runRecords, int maintenanceRuns, int executions, int releasedHolds) {
+    public int total() {
+      return runRecords + maintenanceRuns + executions + releasedHolds;
+    }
+  }
+
+  /**
    * @param runRecordId the id the run record gets if the cycle finds work (stable across retries)
    * @param maxMvos the cycle's cap; null for the worker's configured one
    */
@@ -79,9 +106,25 @@ public interface MaintenanceActivities {
    * @param mvosDeleted how many MVOs this cycle deleted
    * @param deprovisionExports how many delete exports it created
    * @param capReached whether the cap stopped it (more MVOs may be due)
+   * @param swept what the cycle's sweep of stranded records finalized; null if it did not sweep
    */
   record MvoDeletionResult(
-      String runRecordId, int mvosDeleted, int deprovisionExports, boolean capReached) {}
+      String runRecordId,
+      int mvosDeleted,
+      int deprovisionExports,
+      boolean capReached,
+      SweepResult swept) {
+
+    public MvoDeletionResult(
+        String runRecordId, int mvosDeleted, int deprovisionExports, boolean capReached) {
+      this(runRecordId, mvosDeleted, deprovisionExports, capReached, null);
+    }
+
+    /** This result with what the cycle's sweep finalized. */
+    public MvoDeletionResult withSwept(SweepResult sweep) {
+      return new MvoDeletionResult(runRecordId, mvosDeleted, deprovisionExports, capReached, sweep);
+    }
+  }
 
   /**
    * @param asOf the instant retention periods count back from, fixed by the workflow

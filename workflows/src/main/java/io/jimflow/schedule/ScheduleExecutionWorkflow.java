@@ -1,5 +1,7 @@
 package io.jimflow.schedule;
 
+import io.jimflow.resource.ResourceNotice;
+import io.jimflow.resource.Resources;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
@@ -35,4 +37,11 @@ public interface ScheduleExecutionWorkflow {
    */
   @SignalMethod(name = STEP_ATTEMPT_STARTED)
   void stepAttemptStarted(StepAttempt attempt);
+
+  /**
+   * A resource lock granted a step's claim, or says who holds what the step waits for. Sent by
+   * {@code ResourceLockWorkflow}.
+   */
+  @SignalMethod(name = Resources.NOTICE_SIGNAL)
+  void resourceNotice(ResourceNotice notice);
 }

@@ -1,6 +1,8 @@
 package io.jimflow.schedule;
 
 import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.resource.ResourceLocks;
+import io.jimflow.resource.ResourceNotice;
 import io.jimflow.schedule.StepGroups.PlannedStep;
 import io.jimflow.schedule.StepGroups.StepGroup;
 import io.temporal.activity.ActivityOptions;
@@ -31,10 +33,35 @@ import org.slf4j.Logger;
  * as in "group 2 of 4"; 0 before the first) current, and shows the step rail as current details.
  * Steps are started with {@link StepOptions#forStep}; a group starts at most {@code
  * maxParallelSteps} of its steps at once and starts the next as soon as one ends.
+ *
+ * <p>A RunProfile step first takes the resources it touches (its connected system; the metaverse
+ * for a synchronisation) from their {@code ResourceLockWorkflow}s and gives them back when it ends,
+ * so that no two runs touch one connected system at once; meanwhile it stays Waiting with a message
+ * that names the resource, its holder and since when.
  */
 public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow {
 
   private static final Logger log = Workflow.getLogger(ScheduleExecutionWorkflowImpl.class);
+
+  /**
+   * Change id: a step whose cancel could not reach its worker (the worker is dead, so the step
+   * timed out after the cancel) ends Cancelled, not FailedWithError; executions begun before it
+   * keep the earlier outcome.
+   */
+  static final String CANCEL_REACHES_DEAD_WORKER = "step-cancel-reaches-dead-worker";
+
+  /**
+   * Change id: a step's {@code timeout} bounds the whole step across attempts (schedule-to-close)
+   * and {@code attemptTimeout} one attempt; executions begun before it bound each attempt by {@code
+   * timeout}.
+   */
+  static final String TIMEOUT_BOUNDS_WHOLE_STEP = "step-timeout-bounds-whole-step";
+
+  /** RunProfile steps hold their resources exclusively from this version on. */
+  static final String RESOURCE_EXCLUSION = "resource-exclusion";
+
+  private final ResourceLocks locks = new ResourceLocks();
+  private int exclusionVersion = Workflow.DEFAULT_VERSION;
 
   private ScheduleDefinition definition;
   private ScheduleExecutionInput input;
@@ -48,6 +75,8 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   private int ended;
   private final List<AbandonStepRequest> toAbandon = new ArrayList<>();
   private boolean railStale;
+  private ExecutionHistory history;
+  private Instant startedAt;
 
   @Override
   public ExecutionResult run(ScheduleExecutionInput input) {
@@ -58,10 +87,15 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
           StepFailures.INVALID_INPUT);
     }
     this.input = input;
+    this.exclusionVersion = Workflow.getVersion(RESOURCE_EXCLUSION, Workflow.DEFAULT_VERSION, 1);
     this.definition = input.definition();
     this.plan = StepGroups.plan(definition.steps());
     this.board = new StepBoard(plan);
-    Instant startedAt = now();
+    startedAt = now();
+    if (Workflow.getVersion(ExecutionHistory.CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      history = new ExecutionHistory(plan);
+      recordHistory();
+    }
     Workflow.upsertTypedSearchAttributes(
         JimflowSearchAttributes.SCHEDULE_ID.valueSet(definition.id()),
         JimflowSearchAttributes.STATUS.valueSet(status.name()),
@@ -90,6 +124,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         cancelled = anyUnfinished(group) || board.count(StepStatus.Waiting) > 0;
       }
       abandonLeftovers();
+      recordHistory();
       if (cancelled) {
         break;
       }
@@ -108,6 +143,10 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     ExecutionResult result =
         new ExecutionResult(
             definition.id(), definition.name(), status, message, startedAt, now(), board.all());
+    recordHistory();
+    if (history != null) {
+      history.awaitWrites();
+    }
     Workflow.upsertTypedSearchAttributes(JimflowSearchAttributes.STATUS.valueSet(status.name()));
     showRail();
     log.info("Schedule {} ended {}: {}", definition.id(), status, message);
@@ -144,6 +183,11 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     }
   }
 
+  @Override
+  public void resourceNotice(ResourceNotice notice) {
+    locks.onNotice(notice);
+  }
+
   /**
    * Starts the group's steps, at most {@code maxParallelSteps} at once, and returns when every
    * started step has ended. Throws CanceledFailure when the execution is cancelled meanwhile.
@@ -176,7 +220,18 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
             input.initiator(),
             step);
     StepActivities activities =
-        Workflow.newActivityStub(StepActivities.class, StepOptions.forStep(step));
+        Workflow.newActivityStub(
+            StepActivities.class,
+            StepOptions.forStep(
+                step,
+                Workflow.getVersion(TIMEOUT_BOUNDS_WHOLE_STEP, Workflow.DEFAULT_VERSION, 1)
+                    != Workflow.DEFAULT_VERSION));
+    if (exclusionVersion >= 1 && step.runProfile() != null) {
+      running++;
+      railStale = true;
+      Async.procedure(() -> runHoldingResources(planned, request, activities));
+      return;
+    }
     board.started(planned.position(), now());
     running++;
     railStale = true;
@@ -187,6 +242,9 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
           running--;
           ended++;
           if (failure == null) {
+            if (history != null) {
+              history.runRecord(planned.position(), result.runRecordId());
+            }
             board.finished(
                 planned.position(),
                 result.status(),
@@ -202,11 +260,74 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         });
   }
 
+  /**
+   * Takes the step's resources (Waiting until they are granted), runs it, and gives them back
+   * before the step counts as ended, so that the execution's next step on the same connected system
+   * claims it only after this one released it.
+   */
+  private void runHoldingResources(
+      PlannedStep planned, StepRunRequest request, StepActivities activities) {
+    StepDefinition step = request.step();
+    int position = planned.position();
+    ResourceLocks.Held held = null;
+    try {
+      List<String> resources =
+          locks.resourcesOf(step.runProfile().connectedSystem(), step.runProfile().runProfile());
+      held =
+          locks.acquire(
+              resources,
+              Integer.toString(position),
+              definition.name() + " / " + step.name(),
+              waiting -> {
+                board.waitingFor(position, waiting.describeWait());
+                // The main thread is blocked until a step ends; the rail shows it now.
+                showRail();
+              });
+      board.started(position, now());
+      showRail();
+      StepRunResult result = activities.runStep(request);
+      if (history != null) {
+        history.runRecord(position, result.runRecordId());
+      }
+      board.finished(
+          position, result.status(), result.attempt(), now(), result.message(), result.stats());
+    } catch (CanceledFailure e) {
+      if (held == null) {
+        board.finished(position, StepStatus.Cancelled, 0, now(), "cancelled while waiting", null);
+      } else {
+        recordFailure(request, e);
+      }
+    } catch (ActivityFailure e) {
+      if (held == null && e.getCause() instanceof CanceledFailure) {
+        board.finished(position, StepStatus.Cancelled, 0, now(), "cancelled while waiting", null);
+      } else if (held == null) {
+        board.finished(
+            position,
+            StepStatus.FailedWithError,
+            0,
+            now(),
+            "could not take its resources: " + e.getCause().getMessage(),
+            null);
+      } else {
+        recordFailure(request, e);
+      }
+    } finally {
+      locks.release(held);
+      running--;
+      ended++;
+      railStale = true;
+    }
+  }
+
   private void recordFailure(StepRunRequest request, RuntimeException failure) {
     StepDefinition step = request.step();
     int attempts = Math.max(1, board.get(request.position()).attempts());
     StepStatus stepStatus = StepStatus.FailedWithError;
     String reason = failure.getMessage();
+    if (failure instanceof CanceledFailure) {
+      stepStatus = StepStatus.Cancelled;
+      reason = "cancelled";
+    }
     if (failure instanceof ActivityFailure activityFailure) {
       Throwable cause = activityFailure.getCause();
       if (activityFailure.getRetryState() == RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED) {
@@ -215,6 +336,15 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       if (cause instanceof CanceledFailure) {
         stepStatus = StepStatus.Cancelled;
         reason = "cancelled";
+      } else if (cause instanceof TimeoutFailure timeout
+          && cancelledBeforeItsTimeout(activityFailure)
+          && cancelReachesDeadWorker()) {
+        // G7: the cancel could not reach a dead worker; the server ends the step by its timeout
+        // and never retries a step whose cancel was requested.
+        stepStatus = StepStatus.Cancelled;
+        reason =
+            "cancelled; its worker did not confirm: "
+                + describeTimeout(step, timeout.getTimeoutType());
       } else if (cause instanceof ApplicationFailure app) {
         reason = app.getOriginalMessage();
         attempts = Math.max(attempts, failedAttempt(app));
@@ -238,6 +368,20 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         && step.runProfile() != null) {
       toAbandon.add(new AbandonStepRequest(request, attempts, stepStatus, reason));
     }
+  }
+
+  /**
+   * True when the step timed out after its cancel was requested: its worker never confirmed the
+   * cancel (it is dead or hangs), and the server does not retry a step whose cancel was requested.
+   */
+  static boolean cancelledBeforeItsTimeout(ActivityFailure failure) {
+    return failure.getCause() instanceof TimeoutFailure
+        && failure.getRetryState() == RetryState.RETRY_STATE_CANCEL_REQUESTED;
+  }
+
+  private static boolean cancelReachesDeadWorker() {
+    return Workflow.getVersion(CANCEL_REACHES_DEAD_WORKER, Workflow.DEFAULT_VERSION, 1)
+        != Workflow.DEFAULT_VERSION;
   }
 
   private static int failedAttempt(ApplicationFailure failure) {
@@ -264,7 +408,13 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
 
   private static String describeTimeout(StepDefinition step, TimeoutType type) {
     return switch (type) {
-      case TIMEOUT_TYPE_START_TO_CLOSE -> "timed out after " + StepOptions.timeout(step);
+      case TIMEOUT_TYPE_START_TO_CLOSE ->
+          (step.attemptTimeout() == null ? "timed out after " : "an attempt timed out after ")
+              + StepOptions.attemptTimeout(step);
+      case TIMEOUT_TYPE_SCHEDULE_TO_CLOSE ->
+          "timed out after "
+              + StepOptions.timeout(step)
+              + " (the step's timeout, across all its attempts)";
       case TIMEOUT_TYPE_HEARTBEAT ->
           "lost: no heartbeat within "
               + (step.heartbeatTimeout() == null
@@ -309,6 +459,29 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
               }
             })
         .run();
+  }
+
+  /** Writes the execution's record as it stands (no-op for executions begun before it existed). */
+  private void recordHistory() {
+    if (history == null) {
+      return;
+    }
+    history.write(
+        new ExecutionRecord(
+            Workflow.getInfo().getWorkflowId(),
+            Workflow.getInfo().getRunId(),
+            definition.id(),
+            definition.name(),
+            input.trigger(),
+            input.initiator(),
+            status,
+            message,
+            plan.count(),
+            board.all().size(),
+            startedAt,
+            status.isFinal() ? now() : null,
+            List.of()),
+        board);
   }
 
   private boolean anyUnfinished(StepGroup group) {

@@ -38,6 +38,16 @@ public final class StepBoard {
     }
   }
 
+  /** Says what a step that has not started yet waits for; returns false if nothing changed. */
+  public boolean waitingFor(int position, String reason) {
+    StepOutcome s = steps.get(position);
+    if (s == null || s.status() != StepStatus.Waiting) {
+      return false;
+    }
+    steps.put(position, with(s, StepStatus.Waiting, 0, null, null, reason, null));
+    return true;
+  }
+
   /** Records that a later attempt of a running step started; returns false if nothing changed. */
   public boolean attemptStarted(int position, int attempt) {
     StepOutcome s = steps.get(position);
@@ -123,6 +133,8 @@ public final class StepBoard {
         md.append(s.name()).append(" — ").append(s.status());
         if (s.status() == StepStatus.Running) {
           md.append(" (attempt ").append(s.attempts()).append(')');
+        } else if (s.status() == StepStatus.Waiting && s.message() != null) {
+          md.append(" (").append(s.message()).append(')');
         } else if (s.status().isFinal() && s.attempts() > 1) {
           md.append(" after ").append(s.attempts()).append(" attempts");
         }

@@ -1,6 +1,7 @@
 package io.jimflow.schedule;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,11 +12,14 @@ import java.util.Map;
  *
  * @param continueOnFailure true = go on after this step fails, false = stop the execution, null =
  *     follow the schedule's {@code onStepFailure}
- * @param timeout the longest one attempt may run (enforced as the activity's start-to-close
- *     timeout)
+ * @param timeout the longest the whole step may take, across all its attempts and the pauses
+ *     between them (the activity's schedule-to-close timeout); 1 h if null
  * @param retry how often and how fast a failed attempt is retried; defaults apply if null
  * @param heartbeatTimeout how soon a silent attempt counts as lost (its worker crashed); 30 s if
  *     null
+ * @param attemptTimeout the longest one attempt may run (the activity's start-to-close timeout);
+ *     {@code timeout} if null. Not written when null, so that definitions without it serialise, and
+ *     fingerprint, as before
  */
 public record StepDefinition(
     int index,
@@ -25,7 +29,30 @@ public record StepDefinition(
     Boolean continueOnFailure,
     Duration timeout,
     RetrySettings retry,
-    Duration heartbeatTimeout) {
+    Duration heartbeatTimeout,
+    @JsonInclude(Include.NON_NULL) Duration attemptTimeout) {
+
+  /** A step whose attempts are bounded only by the step's {@code timeout}. */
+  public StepDefinition(
+      int index,
+      String name,
+      RunProfileStep runProfile,
+      ExecutableStep executable,
+      Boolean continueOnFailure,
+      Duration timeout,
+      RetrySettings retry,
+      Duration heartbeatTimeout) {
+    this(
+        index,
+        name,
+        runProfile,
+        executable,
+        continueOnFailure,
+        timeout,
+        retry,
+        heartbeatTimeout,
+        null);
+  }
 
   /** Runs a connected system's run profile (import, synchronisation or export). */
   public record RunProfileStep(String connectedSystem, String runProfile) {}

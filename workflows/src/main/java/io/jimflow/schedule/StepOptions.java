@@ -8,8 +8,10 @@ import java.time.Duration;
 /**
  * The activity options of a step, from its definition.
  *
- * <p>Defaults: a step without {@code timeout} may run {@link #DEFAULT_TIMEOUT} per attempt (JIM
- * never enforced its timeout; an unbounded attempt would let a hung program hold its step forever);
+ * <p>{@code timeout} bounds the whole step, all attempts and the pauses between them included
+ * (schedule-to-close); {@code attemptTimeout} bounds one attempt (start-to-close) and defaults to
+ * {@code timeout}. Defaults: a step without {@code timeout} may take {@link #DEFAULT_TIMEOUT} (JIM
+ * never enforced its timeout; an unbounded step would let a hung program hold its step forever);
  * heartbeat timeout {@link #DEFAULT_HEARTBEAT_TIMEOUT}; {@link #DEFAULT_MAXIMUM_ATTEMPTS} attempts
  * starting {@link #DEFAULT_INITIAL_INTERVAL} apart, doubling. Configuration errors are never
  * retried.
@@ -37,9 +39,24 @@ public final class StepOptions {
 
   /** The options of the activity that runs {@code step}. */
   public static ActivityOptions forStep(StepDefinition step) {
+    return forStep(step, true);
+  }
+
+  /**
+   * The options of the activity that runs {@code step}.
+   *
+   * @param timeoutBoundsWholeStep false only for executions begun when {@code timeout} bounded each
+   *     attempt
+   */
+  public static ActivityOptions forStep(StepDefinition step, boolean timeoutBoundsWholeStep) {
     StepDefinition.RetrySettings retry = step.retry();
-    return ActivityOptions.newBuilder()
-        .setStartToCloseTimeout(timeout(step))
+    ActivityOptions.Builder options = ActivityOptions.newBuilder();
+    if (timeoutBoundsWholeStep) {
+      options.setScheduleToCloseTimeout(timeout(step)).setStartToCloseTimeout(attemptTimeout(step));
+    } else {
+      options.setStartToCloseTimeout(timeout(step));
+    }
+    return options
         .setHeartbeatTimeout(
             step.heartbeatTimeout() == null ? DEFAULT_HEARTBEAT_TIMEOUT : step.heartbeatTimeout())
         .setRetryOptions(
@@ -63,6 +80,11 @@ public final class StepOptions {
 
   public static Duration timeout(StepDefinition step) {
     return step.timeout() == null ? DEFAULT_TIMEOUT : step.timeout();
+  }
+
+  /** The longest one attempt of {@code step} may run. */
+  public static Duration attemptTimeout(StepDefinition step) {
+    return step.attemptTimeout() == null ? timeout(step) : step.attemptTimeout();
   }
 
   public static int maximumAttempts(StepDefinition step) {

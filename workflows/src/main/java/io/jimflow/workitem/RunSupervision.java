@@ -7,8 +7,9 @@ import java.time.Instant;
  *
  * <p>The order of the rules matters and is part of the workflow's command sequence: a user's cancel
  * wins over a reached max run time, both win over a worker shutdown, and a grace period that has
- * run out abandons the attempt. Keeping the rules here lets them be checked without Temporal, at
- * any moment a test chooses.
+ * run out abandons the attempt. A cancel also reaches an item already ending for a shutdown or its
+ * max run time, so that the item ends Cancelled rather than restarting. Keeping the rules here lets
+ * them be checked without Temporal, at any moment a test chooses.
  */
 final class RunSupervision {
 
@@ -48,13 +49,35 @@ final class RunSupervision {
    * The supervision's view of one attempt.
    *
    * @param graceEnds when the grace period ends, or null while none runs
+   * @param cancelWinsWhileEnding whether a cancel also reaches an item already asked to end for a
+   *     shutdown or its max run time (false only for executions begun before this rule existed)
    */
   record Watch(
       WorkItemState state,
       Instant maxRunEnds,
       Instant graceEnds,
       boolean cancelRequested,
-      boolean shutdownRequested) {}
+      boolean shutdownRequested,
+      boolean cancelWinsWhileEnding) {
+
+    Watch(
+        WorkItemState state,
+        Instant maxRunEnds,
+        Instant graceEnds,
+        boolean cancelRequested,
+        boolean shutdownRequested) {
+      this(state, maxRunEnds, graceEnds, cancelRequested, shutdownRequested, true);
+    }
+
+    /** True when a cancel is pending that the run has not been asked to end for yet. */
+    boolean cancelToDeliver() {
+      return cancelRequested
+          && (state == WorkItemState.Running
+              || (cancelWinsWhileEnding
+                  && (state == WorkItemState.ShutdownRequest
+                      || state == WorkItemState.CancellingBySystem)));
+    }
+  }
 
   /**
    * The next action and, when waiting, the moment to look again.
@@ -68,7 +91,7 @@ final class RunSupervision {
   /** The next step for a run watched as {@code watch}, at {@code now}. */
   static Decision next(Watch watch, Instant now) {
     boolean running = watch.state() == WorkItemState.Running;
-    if (running && watch.cancelRequested()) {
+    if (watch.cancelToDeliver()) {
       return new Decision(Action.ASK_TO_FINISH_CANCELLED, null);
     }
     if (running && !now.isBefore(watch.maxRunEnds())) {

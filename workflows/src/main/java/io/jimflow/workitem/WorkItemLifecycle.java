@@ -36,13 +36,26 @@ public final class WorkItemLifecycle {
         Error,
         Aborted,
         Killed);
-    edges(ShutdownRequest, ShutdownConfirmed, Finished, Reschedule, Error, Aborted);
-    edges(CancellingBySystem, Timeout, Finished, Reschedule, Error, Aborted, Killed);
+    // A user's cancel wins over a shutdown or a reached max run time: the item is asked again, now
+    // to end cancelled.
+    edges(
+        ShutdownRequest, ShutdownConfirmed, Finished, Reschedule, Error, Aborted, CancellingByUser);
+    edges(
+        CancellingBySystem,
+        Timeout,
+        Finished,
+        Reschedule,
+        Error,
+        Aborted,
+        Killed,
+        CancellingByUser);
     edges(CancellingByUser, Cancelled, Finished, Error, Aborted, Killed);
-    edges(ShutdownConfirmed, ShutdownRestart);
-    edges(Aborted, AbortedRestart);
-    edges(Timeout, TimeoutRetry);
-    edges(Error, ErrorRetry);
+    // An instance that ended in a transient state with a cancel pending ends Cancelled instead of
+    // restarting: a cancel is never lost to a restart.
+    edges(ShutdownConfirmed, ShutdownRestart, Cancelled);
+    edges(Aborted, AbortedRestart, Cancelled);
+    edges(Timeout, TimeoutRetry, Cancelled);
+    edges(Error, ErrorRetry, Cancelled);
     // A restart state ends the instance; the next instance of the same item begins waiting for its
     // start.
     for (WorkItemState restart :
@@ -97,8 +110,7 @@ public final class WorkItemLifecycle {
                   : null;
           case REPLACED_WITH_START_TIME -> isReplaceable(state) ? WaitingForStart : null;
           case REPLACED_SUSPENDED -> isReplaceable(state) ? Suspended : null;
-          case CANCEL_REQUESTED ->
-              isReplaceable(state) ? Removing : state == Running ? CancellingByUser : null;
+          case CANCEL_REQUESTED -> afterCancel(state);
           case RUN_CLAIMED -> state == Queued ? Running : null;
           case MAX_RUN_TIME_REACHED -> state == Running ? CancellingBySystem : null;
           case SHUTDOWN_REQUESTED -> state == Running ? ShutdownRequest : null;
@@ -130,6 +142,22 @@ public final class WorkItemLifecycle {
           case REMOVAL_CONFIRMED -> state == Removing ? Removed : null;
         };
     return Optional.ofNullable(to);
+  }
+
+  /**
+   * Where a cancel leads: a waiting item is removed, a running one (also one already asked to end
+   * for a shutdown or its max run time) is asked to end cancelled, and an instance that ended in a
+   * state a restart would follow ends Cancelled instead.
+   */
+  private static WorkItemState afterCancel(WorkItemState state) {
+    if (isReplaceable(state)) {
+      return Removing;
+    }
+    return switch (state) {
+      case Running, ShutdownRequest, CancellingBySystem -> CancellingByUser;
+      case ShutdownConfirmed, Aborted, Timeout, Error -> Cancelled;
+      default -> null;
+    };
   }
 
   /**

@@ -49,6 +49,12 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
    */
   static final int MAX_CARRIED_LOG = 1000;
 
+  /**
+   * Change id: a cancel also reaches an item ending for a shutdown or its max run time, and turns
+   * an instance's restart into Cancelled. Executions begun before it keep the earlier rules.
+   */
+  static final String CANCEL_NEVER_LOST = "work-item-cancel-never-lost";
+
   private static final Logger log = Workflow.getLogger(WorkItemWorkflowImpl.class);
 
   private final int instance;
@@ -65,6 +71,12 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   private String cancelReason;
   private boolean shutdownRequested;
   private Instant runStartedAt;
+
+  /** Whether this run follows {@link #CANCEL_NEVER_LOST}; decided when the item starts running. */
+  private boolean cancelNeverLost;
+
+  /** True while WorkItemFinished runs for an instance that a restart is to follow. */
+  private boolean restartPending;
 
   private final WorkItemManagerActivities manager =
       Workflow.newActivityStub(
@@ -176,20 +188,20 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   // ---- item-owned part: running, supervised ----
 
   private WorkItemView runAndSupervise() {
+    cancelNeverLost =
+        Workflow.getVersion(CANCEL_NEVER_LOST, Workflow.DEFAULT_VERSION, 1)
+            != Workflow.DEFAULT_VERSION;
     Instant maxRunEnds = runStartedAt.plus(spec.maxRunTime());
     Instant graceEnds = null;
     boolean abandoned = false;
     Supplier<Boolean> wake =
         () ->
             runPromise.isCompleted()
-                || (state == WorkItemState.Running && (cancelRequested || shutdownRequested));
+                || (state == WorkItemState.Running && shutdownRequested)
+                || watch(maxRunEnds, null).cancelToDeliver();
     while (!runPromise.isCompleted() && !abandoned) {
       Instant now = now();
-      RunSupervision.Decision next =
-          RunSupervision.next(
-              new RunSupervision.Watch(
-                  state, maxRunEnds, graceEnds, cancelRequested, shutdownRequested),
-              now);
+      RunSupervision.Decision next = RunSupervision.next(watch(maxRunEnds, graceEnds), now);
       RunSupervision.Action action = next.action();
       switch (action) {
         case WAIT -> {
@@ -210,11 +222,16 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
         }
         default -> {
           apply(action.event(), supervisionNote(action));
-          if (action.startsGrace()) {
+          // A cancel reaching an item already in its grace period does not lengthen it.
+          if (action.startsGrace() && graceEnds == null) {
             graceEnds = now.plus(spec.gracePeriod());
           }
         }
       }
+    }
+    if (!abandoned && watch(maxRunEnds, graceEnds).cancelToDeliver() && cancelNeverLost) {
+      // The cancel came with the run's end, in one workflow task: the end counts as the reaction.
+      apply(WorkItemEvent.CANCEL_REQUESTED, cancelReason);
     }
     String savedState = spec.stateJson();
     Instant successorStart = null;
@@ -257,6 +274,11 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     return endInstance(savedState, successorStart);
   }
 
+  private RunSupervision.Watch watch(Instant maxRunEnds, Instant graceEnds) {
+    return new RunSupervision.Watch(
+        state, maxRunEnds, graceEnds, cancelRequested, shutdownRequested, cancelNeverLost);
+  }
+
   private String supervisionNote(RunSupervision.Action action) {
     return switch (action) {
       case ASK_TO_FINISH_CANCELLED -> cancelReason;
@@ -267,13 +289,25 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   }
 
   private WorkItemView endInstance(String savedState, Instant successorStart) {
+    if (cancelRequested && cancelNeverLost) {
+      // Ended with a cancel pending (a handler that threw or whose worker died while cancelling):
+      // Cancelled, not restarted.
+      apply(WorkItemEvent.CANCEL_REQUESTED, "cancel requested: " + cancelReason + "; no restart");
+    }
     WorkItemState ended = state;
     WorkItemState restart =
         ended == WorkItemState.Reschedule
             ? null
             : WorkItemLifecycle.restartAfter(ended, restartsUsed, spec.maxRestarts()).orElse(null);
     boolean restartFollows = ended == WorkItemState.Reschedule || restart != null;
+    restartPending = restartFollows && ended != WorkItemState.Reschedule;
     boolean finishedOk = callFinished(ended, savedState, restartFollows);
+    restartPending = false;
+    if (restartFollows && cancelRequested && cancelNeverLost) {
+      // Cancelled while WorkItemFinished ran: the restart does not happen.
+      apply(WorkItemEvent.CANCEL_REQUESTED, "cancel requested: " + cancelReason + "; no restart");
+      return show();
+    }
     if (!restartFollows) {
       return show();
     }
@@ -444,8 +478,15 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   @Override
   public void validateCancel(CancelRequest request) {
     WorkItemState current = currentState();
-    if (current.hasEnded() || current == WorkItemState.Removing || cancelRequested) {
-      throw refuse("work item " + spec.guid() + " is " + current + ": nothing to cancel");
+    boolean beforeRestart = restartPending && cancelNeverLost;
+    if ((current.hasEnded() && !beforeRestart)
+        || current == WorkItemState.Removing
+        || cancelRequested) {
+      String why =
+          current == WorkItemState.Reschedule
+              ? ": it has planned its successor; cancel again to remove that"
+              : ": nothing to cancel";
+      throw refuse("work item " + spec.guid() + " is " + current + why);
     }
   }
 
@@ -458,8 +499,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
       apply(WorkItemEvent.CANCEL_REQUESTED, reason);
       changed = true;
     } else {
-      // Running: the supervision loop delivers it (CancellingByUser); already ending states keep
-      // theirs.
+      // Running: the supervision loop delivers it (CancellingByUser), also to an item ending for a
+      // shutdown or its max run time; an instance that ended awaiting its restart ends Cancelled.
       cancelRequested = true;
       cancelReason = reason;
       if (state != WorkItemState.Running) {

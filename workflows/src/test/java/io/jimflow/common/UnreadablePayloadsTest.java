@@ -58,7 +58,8 @@ class UnreadablePayloadsTest {
     "ClearConnectedSystem, SystemMaintenanceInput",
     "DeleteConnectedSystem, SystemMaintenanceInput",
     "GenerateExampleData, DataGenerationInput",
-    "RunRecords, RunRecordsQuestion"
+    "RunRecords, RunRecordsQuestion",
+    "ResourceLock, ResourceLockState"
   })
   void aStartWithAnUnreadableInputFailsTheExecutionNamingTypeExpectationAndInput(
       String workflowType, String inputType) {

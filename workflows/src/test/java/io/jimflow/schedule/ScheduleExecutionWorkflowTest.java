@@ -13,17 +13,22 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
+import io.temporal.api.enums.v1.RetryState;
+import io.temporal.api.enums.v1.TimeoutType;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.SearchAttributes;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TimeoutFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.time.Duration;
@@ -44,14 +49,16 @@ class ScheduleExecutionWorkflowTest {
   private TestWorkflowEnvironment env;
   private WorkflowClient client;
   private final FakeStepActivities steps = new FakeStepActivities();
+  private final RecordingExecutionRecords records = new RecordingExecutionRecords();
   private int runs;
 
   @BeforeEach
   void startEnvironment() {
     env = JimflowTestEnvironment.newEnvironment();
     Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
-    worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
-    worker.registerActivitiesImplementations(steps);
+    worker.registerWorkflowImplementationTypes(
+        ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
+    worker.registerActivitiesImplementations(steps, records, new FakeResourceActivities());
     env.start();
     client = env.getWorkflowClient();
   }
@@ -210,6 +217,69 @@ class ScheduleExecutionWorkflowTest {
   }
 
   @Test
+  void theStoreHoldsTheExecutionAndEveryStepAsItEndedWithOneWritePerGroup() {
+    steps.on("export", fails("target unreachable"));
+    WorkflowStub stub =
+        start(
+            aSchedule("history")
+                .with(
+                    aStep(0, "import"),
+                    aStep(1, "export").continueOnFailure(true),
+                    aStep(1, "sibling"),
+                    aStep(2, "confirm")));
+    ExecutionResult result = stub.getResult(ExecutionResult.class);
+
+    ExecutionRecord stored = records.stored(stub.getExecution().getWorkflowId());
+    assertThat(stored.status()).isEqualTo(ExecutionStatus.CompleteWithError);
+    assertThat(stored.message()).isEqualTo(result.message());
+    assertThat(stored.scheduleId()).isEqualTo("history");
+    assertThat(stored.initiator()).isNotNull();
+    assertThat(stored.startedAt()).isEqualTo(result.startedAt());
+    assertThat(stored.endedAt()).isNotNull();
+    assertThat(stored.stepGroups()).isEqualTo(3);
+    assertThat(stored.steps())
+        .extracting(
+            StepRecord::name,
+            StepRecord::status,
+            StepRecord::attempts,
+            StepRecord::startedAt,
+            StepRecord::endedAt)
+        .containsExactlyElementsOf(
+            result.steps().stream()
+                .map(
+                    o ->
+                        org.assertj.core.groups.Tuple.tuple(
+                            o.name(), o.status(), o.attempts(), o.startedAt(), o.endedAt()))
+                .toList());
+    assertThat(stored.steps().get(1).message()).contains("target unreachable");
+    assertThat(stored.steps()).extracting(StepRecord::type).containsOnly("Executable");
+    // Started, then once per group, then ended: the history grows with groups, not with steps.
+    assertThat(records.writes()).hasSize(1 + 3 + 1);
+  }
+
+  @Test
+  void aCancelledExecutionStillRecordsItsEndAndItsCancelledAndSkippedSteps() throws Exception {
+    CountDownLatch never = new CountDownLatch(1);
+    steps.on("long", runsUntil(never, Duration.ofSeconds(60)));
+    WorkflowStub stub =
+        start(aSchedule("cancel-history").with(aStep(0, "long"), aStep(1, "later")));
+    awaitProgress(stub, p -> p.steps().get(0).status() == StepStatus.Running);
+    awaitCondition(() -> steps.started.contains("long"));
+
+    stub.cancel();
+
+    catchThrowableOfType(
+        WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+    ExecutionRecord stored = records.stored(stub.getExecution().getWorkflowId());
+    assertThat(stored.status()).isEqualTo(ExecutionStatus.Cancelled);
+    assertThat(stored.steps())
+        .extracting(StepRecord::name, StepRecord::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("long", StepStatus.Cancelled),
+            org.assertj.core.groups.Tuple.tuple("later", StepStatus.Skipped));
+  }
+
+  @Test
   void cancellingDuringAGroupCancelsItsRunningStepsAndSkipsTheRest() throws Exception {
     CountDownLatch never = new CountDownLatch(1);
     steps
@@ -258,6 +328,29 @@ class ScheduleExecutionWorkflowTest {
     assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
     assertThat(outcome(result, "slow").status()).isEqualTo(StepStatus.FailedWithError);
     assertThat(outcome(result, "slow").message()).contains("timed out after PT2S");
+    assertThat(outcome(result, "after").status()).isEqualTo(StepStatus.Skipped);
+  }
+
+  @Test
+  void aStepsTimeoutBoundsAllItsAttemptsTogether() {
+    steps.on("slow", runsUntil(new CountDownLatch(1), Duration.ofSeconds(30)));
+
+    ExecutionResult result =
+        runToResult(
+            aSchedule("total-timeout")
+                .with(
+                    aStep(0, "slow")
+                        .timeout(Duration.ofSeconds(5))
+                        .attemptTimeout(Duration.ofSeconds(2))
+                        .attempts(10),
+                    aStep(1, "after")));
+
+    StepOutcome slow = outcome(result, "slow");
+    assertThat(slow.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(steps.attempts.get("slow").get())
+        .as("ten attempts of 2 s do not fit into the step's 5 s")
+        .isBetween(1, 3);
+    assertThat(slow.message()).contains("PT5S");
     assertThat(outcome(result, "after").status()).isEqualTo(StepStatus.Skipped);
   }
 
@@ -371,6 +464,41 @@ class ScheduleExecutionWorkflowTest {
               assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
               assertThat(a.run().step().name()).isEqualTo("sync");
             });
+  }
+
+  /**
+   * G7: a step whose cancel could not reach its dead worker ends by its timeout, with the retry
+   * state CANCEL_REQUESTED (the server never retries it); that counts as cancelled. The test server
+   * never times out an activity whose cancel was requested, so StepCancellationIT shows the whole
+   * path with a killed worker process and a real server.
+   */
+  @Test
+  void aStepThatTimedOutAfterItsCancelWasRequestedCountsAsCancelled() {
+    assertThat(
+            ScheduleExecutionWorkflowImpl.cancelledBeforeItsTimeout(
+                timedOut(RetryState.RETRY_STATE_CANCEL_REQUESTED)))
+        .isTrue();
+    assertThat(
+            ScheduleExecutionWorkflowImpl.cancelledBeforeItsTimeout(
+                timedOut(RetryState.RETRY_STATE_TIMEOUT)))
+        .as("a step lost without a cancel is a failure")
+        .isFalse();
+    assertThat(
+            ScheduleExecutionWorkflowImpl.cancelledBeforeItsTimeout(
+                timedOut(RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED)))
+        .isFalse();
+  }
+
+  private static ActivityFailure timedOut(RetryState retryState) {
+    return new ActivityFailure(
+        "activity timed out",
+        5,
+        6,
+        "RunStep",
+        "7",
+        retryState,
+        "worker-a",
+        new TimeoutFailure("heartbeat", null, TimeoutType.TIMEOUT_TYPE_HEARTBEAT));
   }
 
   @Test

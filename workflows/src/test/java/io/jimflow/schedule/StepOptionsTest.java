@@ -22,7 +22,12 @@ class StepOptionsTest {
                 .attempts(5)
                 .build());
 
-    assertThat(options.getStartToCloseTimeout()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(options.getScheduleToCloseTimeout())
+        .as("timeout bounds the whole step, all attempts together")
+        .isEqualTo(Duration.ofMinutes(90));
+    assertThat(options.getStartToCloseTimeout())
+        .as("without attemptTimeout one attempt may take the whole timeout")
+        .isEqualTo(Duration.ofMinutes(90));
     assertThat(options.getHeartbeatTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(options.getRetryOptions().getMaximumAttempts()).isEqualTo(5);
     assertThat(options.getRetryOptions().getDoNotRetry())
@@ -30,6 +35,26 @@ class StepOptionsTest {
     assertThat(options.getCancellationType())
         .isEqualTo(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED);
     assertThat(options.getSummary()).isEqualTo("import · run profile HR / Full Import");
+  }
+
+  @Test
+  void attemptTimeoutBoundsOneAttemptAndTimeoutTheWholeStep() {
+    StepDefinition step =
+        aStep(0, "import")
+            .timeout(Duration.ofHours(3))
+            .attemptTimeout(Duration.ofHours(1))
+            .attempts(3)
+            .build();
+
+    ActivityOptions options = StepOptions.forStep(step);
+
+    assertThat(options.getScheduleToCloseTimeout()).isEqualTo(Duration.ofHours(3));
+    assertThat(options.getStartToCloseTimeout()).isEqualTo(Duration.ofHours(1));
+    assertThat(StepOptions.forStep(step, false).getScheduleToCloseTimeout())
+        .as("executions begun before the whole-step bound keep the per-attempt timeout")
+        .isNull();
+    assertThat(StepOptions.forStep(step, false).getStartToCloseTimeout())
+        .isEqualTo(Duration.ofHours(3));
   }
 
   @Test
@@ -47,6 +72,7 @@ class StepOptionsTest {
 
     ActivityOptions options = StepOptions.forStep(bare);
 
+    assertThat(options.getScheduleToCloseTimeout()).isEqualTo(Duration.ofHours(1));
     assertThat(options.getStartToCloseTimeout()).isEqualTo(Duration.ofHours(1));
     assertThat(options.getHeartbeatTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(options.getRetryOptions().getMaximumAttempts()).isEqualTo(3);

@@ -7,6 +7,7 @@ import io.jimflow.maintenance.DataGenerationWorkflowImpl;
 import io.jimflow.maintenance.DeleteConnectedSystemWorkflowImpl;
 import io.jimflow.maintenance.HistoryRetentionWorkflowImpl;
 import io.jimflow.maintenance.HousekeepingWorkflowImpl;
+import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.runs.RunRecordsWorkflowImpl;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.workitem.WorkItemWorkflowImpl;
@@ -51,7 +52,8 @@ public final class JimflowTestEnvironment {
           ClearConnectedSystemWorkflowImpl.class,
           DeleteConnectedSystemWorkflowImpl.class,
           DataGenerationWorkflowImpl.class,
-          RunRecordsWorkflowImpl.class);
+          RunRecordsWorkflowImpl.class,
+          ResourceLockWorkflowImpl.class);
 
   private JimflowTestEnvironment() {}
 

@@ -142,6 +142,7 @@ public final class ScheduleBuilders {
     private Boolean continueOnFailure;
     private Duration timeout = Duration.ofMinutes(5);
     private Duration heartbeatTimeout = Duration.ofSeconds(2);
+    private Duration attemptTimeout;
     private Integer maximumAttempts = 1;
     private boolean defaultRetries;
     private RunProfileStep runProfile;
@@ -159,6 +160,11 @@ public final class ScheduleBuilders {
 
     public StepBuilder timeout(Duration value) {
       this.timeout = value;
+      return this;
+    }
+
+    public StepBuilder attemptTimeout(Duration value) {
+      this.attemptTimeout = value;
       return this;
     }
 
@@ -212,7 +218,8 @@ public final class ScheduleBuilders {
           continueOnFailure,
           timeout,
           defaultRetries ? null : new RetrySettings(maximumAttempts, Duration.ofSeconds(1), 2.0),
-          heartbeatTimeout);
+          heartbeatTimeout,
+          attemptTimeout);
     }
   }
 

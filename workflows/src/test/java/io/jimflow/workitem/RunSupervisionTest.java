@@ -42,9 +42,12 @@ class RunSupervisionTest {
         "CancellingBySystem, 35, 30, false, false, ABANDON",
         "CancellingByUser,   14, 10, true,  false, WAIT",
         "CancellingByUser,   15, 10, true,  false, ABANDON",
-        // requests that arrive while already ending are not delivered again
-        "CancellingBySystem, 31, 30, true,  true,  WAIT",
-        "ShutdownRequest,    40,  -, true,  true,  WAIT",
+        // a cancel also reaches an item already ending for its max run time or a shutdown
+        "CancellingBySystem, 31, 30, true,  true,  ASK_TO_FINISH_CANCELLED",
+        "ShutdownRequest,    40,  -, true,  true,  ASK_TO_FINISH_CANCELLED",
+        // other requests that arrive while already ending are not delivered again
+        "CancellingBySystem, 31, 30, false, true,  WAIT",
+        "ShutdownRequest,    40,  -, false, true,  WAIT",
       })
   void theNextStepFollowsTheSupervisionRules(
       WorkItemState state,
@@ -83,6 +86,24 @@ class RunSupervisionTest {
 
     assertThat(RunSupervision.next(watch, STARTED.plus(Duration.ofDays(2))))
         .isEqualTo(new Decision(WAIT, null));
+  }
+
+  @Test
+  void executionsBegunBeforeTheCancelRuleKeepAskingOnlyARunningItem() {
+    Instant maxRunEnds = STARTED.plus(MAX_RUN);
+    for (WorkItemState ending :
+        new WorkItemState[] {WorkItemState.ShutdownRequest, WorkItemState.CancellingBySystem}) {
+      Watch earlier = new Watch(ending, maxRunEnds, null, true, true, false);
+      assertThat(earlier.cancelToDeliver()).as(ending.name()).isFalse();
+      assertThat(RunSupervision.next(earlier, maxRunEnds.plus(GRACE.dividedBy(2))).action())
+          .as(ending.name())
+          .isEqualTo(WAIT);
+    }
+    assertThat(
+            RunSupervision.next(
+                    new Watch(WorkItemState.Running, maxRunEnds, null, true, false, false), STARTED)
+                .action())
+        .isEqualTo(ASK_TO_FINISH_CANCELLED);
   }
 
   @Test

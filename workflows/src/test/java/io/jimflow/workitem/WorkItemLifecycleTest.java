@@ -85,6 +85,12 @@ class WorkItemLifecycleTest {
     "CancellingBySystem, GRACE_EXPIRED, Killed",
     "CancellingByUser, GRACE_EXPIRED, Killed",
     "ShutdownRequest, GRACE_EXPIRED, Aborted",
+    "ShutdownRequest, CANCEL_REQUESTED, CancellingByUser",
+    "CancellingBySystem, CANCEL_REQUESTED, CancellingByUser",
+    "ShutdownConfirmed, CANCEL_REQUESTED, Cancelled",
+    "Aborted, CANCEL_REQUESTED, Cancelled",
+    "Timeout, CANCEL_REQUESTED, Cancelled",
+    "Error, CANCEL_REQUESTED, Cancelled",
   })
   void anEventLeadsToTheStateOfTheSeedGraph(
       WorkItemState from, WorkItemEvent event, WorkItemState to) {
@@ -99,6 +105,10 @@ class WorkItemLifecycleTest {
     "CancellingByUser, CANCEL_REQUESTED",
     "Removing, CANCEL_REQUESTED",
     "Finished, CANCEL_REQUESTED",
+    "Killed, CANCEL_REQUESTED",
+    "Cancelled, CANCEL_REQUESTED",
+    "Reschedule, CANCEL_REQUESTED",
+    "ErrorRetry, CANCEL_REQUESTED",
     "WaitingForStart, RUN_CLAIMED",
     "Removing, RUN_CLAIMED",
     "CancellingBySystem, MAX_RUN_TIME_REACHED",
@@ -120,6 +130,48 @@ class WorkItemLifecycleTest {
                       .as(from + " + " + event)
                       .isTrue());
     }
+  }
+
+  /**
+   * One row per state of seed 003 in which a cancel can arrive while the item runs or is about to
+   * restart, and per way the run then ends: the item is asked to end cancelled (the handler's
+   * chance to react) and ends Cancelled — never restarted. {@code -}: the run had already ended.
+   */
+  @ParameterizedTest(name = "cancel in {0}, then the run {1} → {2}")
+  @CsvSource(
+      nullValues = "-",
+      value = {
+        "Running,            RUN_RETURNED,                Cancelled",
+        "Running,            RUN_RETURNED_WITH_SUCCESSOR, Cancelled",
+        "Running,            RUN_RETURNED_DONE,           Finished",
+        "Running,            GRACE_EXPIRED,               Killed",
+        "ShutdownRequest,    RUN_RETURNED,                Cancelled",
+        "ShutdownRequest,    RUN_RETURNED_WITH_SUCCESSOR, Cancelled",
+        "ShutdownRequest,    RUN_FAILED,                  Cancelled",
+        "ShutdownRequest,    RUN_LOST,                    Cancelled",
+        "CancellingBySystem, RUN_RETURNED,                Cancelled",
+        "CancellingBySystem, RUN_RETURNED_WITH_SUCCESSOR, Cancelled",
+        "CancellingBySystem, RUN_FAILED,                  Cancelled",
+        "CancellingByUser,   RUN_FAILED,                  Cancelled",
+        "CancellingByUser,   RUN_LOST,                    Cancelled",
+        "CancellingByUser,   RUN_RETURNED,                Cancelled",
+        "ShutdownConfirmed,  -,                           Cancelled",
+        "Aborted,            -,                           Cancelled",
+        "Timeout,            -,                           Cancelled",
+        "Error,              -,                           Cancelled",
+      })
+  void aCancelInARunningOrRestartBoundStateEndsTheItemAndNeverRestartsIt(
+      WorkItemState arrivesIn, WorkItemEvent runEnds, WorkItemState end) {
+    WorkItemState state = WorkItemLifecycle.next(arrivesIn, CANCEL_REQUESTED).orElse(arrivesIn);
+    if (runEnds != null) {
+      assertThat(state).as("asked to end cancelled").isEqualTo(CancellingByUser);
+      state = WorkItemLifecycle.next(state, runEnds).orElseThrow();
+      // What the workflow does with an instance that ended while a cancel was pending.
+      state = WorkItemLifecycle.next(state, CANCEL_REQUESTED).orElse(state);
+    }
+
+    assertThat(state).isEqualTo(end);
+    assertThat(WorkItemLifecycle.restartAfter(state, 0, 5)).isEmpty();
   }
 
   @Test

@@ -242,6 +242,18 @@ public final class DevServer implements AutoCloseable {
     return process.isAlive();
   }
 
+  /**
+   * Kills the server at once (SIGKILL), as a crash or the kernel's out-of-memory killer would; its
+   * SQLite file keeps what it had committed.
+   */
+  public void kill() {
+    try {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Stops the server (SIGTERM, then SIGKILL after 10 s); its SQLite file keeps what it stored. */
   @Override
   public void close() {

@@ -1,5 +1,6 @@
 package io.jimflow.worker.schedule;
 
+import io.jimflow.resource.ResourceActivitiesImpl;
 import io.jimflow.secrets.Secrets;
 import io.jimflow.steps.Containment;
 import io.jimflow.steps.ExecutableRunner;
@@ -17,7 +18,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The beans of the schedules task queue; application.yaml registers {@code
- * ScheduleExecutionWorkflowImpl} and the {@code stepActivities} bean on it.
+ * ScheduleExecutionWorkflowImpl}, {@code ResourceLockWorkflowImpl} and the {@code stepActivities}
+ * and {@code resourceActivities} beans on it.
  */
 @Configuration
 public class ScheduleWorkerConfiguration {
@@ -66,6 +68,11 @@ public class ScheduleWorkerConfiguration {
   StepActivitiesImpl stepActivities(
       RunProfileExecutor runProfiles, ExecutableRunner executables, Secrets secrets) {
     return new StepActivitiesImpl(runProfiles, executables, secrets);
+  }
+
+  @Bean
+  ResourceActivitiesImpl resourceActivities(RunProfileExecutor runProfiles) {
+    return new ResourceActivitiesImpl(runProfiles);
   }
 
   static Path resolveAgainstHome(Path path) {

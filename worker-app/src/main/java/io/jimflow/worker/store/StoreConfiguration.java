@@ -2,6 +2,7 @@ package io.jimflow.worker.store;
 
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
+import io.jimflow.runs.ExecutionRecordActivitiesImpl;
 import io.jimflow.runs.RunRecordActivitiesImpl;
 import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
@@ -51,6 +52,12 @@ public class StoreConfiguration {
   @Bean
   RunRecordActivitiesImpl runRecordActivities(Store store) {
     return new RunRecordActivitiesImpl(store, Clock.systemUTC());
+  }
+
+  /** Writes the execution history (executions and their steps) of this worker's executions. */
+  @Bean
+  ExecutionRecordActivitiesImpl executionRecordActivities(Store store) {
+    return new ExecutionRecordActivitiesImpl(store, Clock.systemUTC());
   }
 
   /**

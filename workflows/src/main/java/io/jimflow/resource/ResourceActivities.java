@@ -1,0 +1,20 @@
+package io.jimflow.resource;
+
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+
+/** The I/O that resource exclusion needs: which resources a step touches, delivering a claim. */
+@ActivityInterface
+public interface ResourceActivities {
+
+  /**
+   * The resources a run profile touches: its connected system (by its name), and the metaverse for
+   * a synchronisation.
+   */
+  @ActivityMethod
+  StepResources resourcesOf(ResourceQuery query);
+
+  /** Delivers a claim to the resource's lock (see {@link Resources#deliver}). */
+  @ActivityMethod
+  void request(ResourceRequest request);
+}
