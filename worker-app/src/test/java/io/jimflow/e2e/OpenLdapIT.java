@@ -466,9 +466,10 @@ class OpenLdapIT {
             .named("openldap-crash")
             .with(
                 step(0, "staff", "export")
-                    .attempts(3)
-                    // Short, so the killed worker's attempt is noticed within seconds.
-                    .heartbeatTimeout(Duration.ofSeconds(5)))
+                    .attempts(5)
+                    // Short, so the killed worker's attempt is noticed soon; long enough for a
+                    // loaded machine's new worker to take over the store before its first beat.
+                    .heartbeatTimeout(Duration.ofSeconds(20)))
             .definition();
     ScheduleExecutionWorkflow execution =
         ManualExecutions.start(client, id, export, ManualExecutions.TESTER);
