@@ -1,20 +1,29 @@
 package io.jimflow.cli;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.StreamObserver;
+import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.namespace.v1.NamespaceInfo;
+import io.temporal.api.schedule.v1.Range;
+import io.temporal.api.schedule.v1.Schedule;
 import io.temporal.api.schedule.v1.ScheduleInfo;
 import io.temporal.api.schedule.v1.ScheduleListEntry;
+import io.temporal.api.schedule.v1.ScheduleListInfo;
+import io.temporal.api.schedule.v1.StructuredCalendarSpec;
 import io.temporal.api.workflowservice.v1.CreateScheduleRequest;
 import io.temporal.api.workflowservice.v1.CreateScheduleResponse;
 import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
 import io.temporal.api.workflowservice.v1.DescribeNamespaceResponse;
 import io.temporal.api.workflowservice.v1.DescribeScheduleRequest;
 import io.temporal.api.workflowservice.v1.DescribeScheduleResponse;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
 import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
 import io.temporal.api.workflowservice.v1.GetSystemInfoResponse;
 import io.temporal.api.workflowservice.v1.ListSchedulesRequest;
@@ -101,7 +110,9 @@ public final class CliTraining {
     @Override
     public void getSystemInfo(
         GetSystemInfoRequest request, StreamObserver<GetSystemInfoResponse> response) {
-      reply(response, GetSystemInfoResponse.newBuilder().setServerVersion("training").build());
+      reply(
+          response,
+          filled(GetSystemInfoResponse.newBuilder().setServerVersion("training").build()));
     }
 
     @Override
@@ -109,9 +120,10 @@ public final class CliTraining {
         DescribeNamespaceRequest request, StreamObserver<DescribeNamespaceResponse> response) {
       reply(
           response,
-          DescribeNamespaceResponse.newBuilder()
-              .setNamespaceInfo(NamespaceInfo.newBuilder().setName(request.getNamespace()))
-              .build());
+          filled(
+              DescribeNamespaceResponse.newBuilder()
+                  .setNamespaceInfo(NamespaceInfo.newBuilder().setName(request.getNamespace()))
+                  .build()));
     }
 
     @Override
@@ -135,7 +147,8 @@ public final class CliTraining {
                   ScheduleListEntry.newBuilder()
                       .setScheduleId(s.getScheduleId())
                       .setMemo(s.getMemo())
-                      .setSearchAttributes(s.getSearchAttributes()))
+                      .setSearchAttributes(s.getSearchAttributes())
+                      .setInfo(filled(ScheduleListInfo.getDefaultInstance())))
           .forEach(list::addSchedules);
       reply(response, list.build());
     }
@@ -154,8 +167,26 @@ public final class CliTraining {
               .setSchedule(created.getSchedule())
               .setMemo(created.getMemo())
               .setSearchAttributes(created.getSearchAttributes())
-              .setInfo(ScheduleInfo.getDefaultInstance())
+              .setSchedule(asDescribed(created.getSchedule()))
+              .setInfo(lastRun())
               .setConflictToken(ByteString.copyFromUtf8("1"))
+              .build());
+    }
+
+    @Override
+    public void describeWorkflowExecution(
+        DescribeWorkflowExecutionRequest request,
+        StreamObserver<DescribeWorkflowExecutionResponse> response) {
+      DescribeWorkflowExecutionResponse described =
+          filled(DescribeWorkflowExecutionResponse.getDefaultInstance());
+      reply(
+          response,
+          described.toBuilder()
+              .setWorkflowExecutionInfo(
+                  described.getWorkflowExecutionInfo().toBuilder()
+                      .clearMemo()
+                      .clearSearchAttributes()
+                      .setExecution(request.getExecution()))
               .build());
     }
 
@@ -164,6 +195,57 @@ public final class CliTraining {
         ListWorkflowExecutionsRequest request,
         StreamObserver<ListWorkflowExecutionsResponse> response) {
       reply(response, ListWorkflowExecutionsResponse.getDefaultInstance());
+    }
+
+    /**
+     * A schedule as the server describes it: its cron expressions as calendars (here one, 02:30
+     * every day).
+     */
+    private static Schedule asDescribed(Schedule schedule) {
+      Range hour = Range.newBuilder().setStart(2).setEnd(2).setStep(1).build();
+      Range minute = Range.newBuilder().setStart(30).setEnd(30).setStep(1).build();
+      return schedule.toBuilder()
+          .setSpec(
+              schedule.getSpec().toBuilder()
+                  .addStructuredCalendar(
+                      StructuredCalendarSpec.newBuilder().addHour(hour).addMinute(minute)))
+          .build();
+    }
+
+    /** What a schedule that has run once carries: its last action and the next ones. */
+    private static ScheduleInfo lastRun() {
+      ScheduleInfo info = filled(ScheduleInfo.getDefaultInstance());
+      return info.toBuilder()
+          .setRecentActions(
+              0,
+              info.getRecentActions(0).toBuilder()
+                  .setStartWorkflowResult(
+                      WorkflowExecution.newBuilder().setWorkflowId("training/1").setRunId("1")))
+          .build();
+    }
+
+    /**
+     * The message with its message fields set, a few levels deep, as a real server's answers have
+     * them: reading them then needs the same classes, which the archive then holds.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T extends Message> T filled(T message) {
+      return (T) fill(message.toBuilder(), 3).build();
+    }
+
+    private static Message.Builder fill(Message.Builder message, int depth) {
+      for (FieldDescriptor field : message.getDescriptorForType().getFields()) {
+        if (depth == 0 || field.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+          continue;
+        }
+        if (field.isRepeated() && message.getRepeatedFieldCount(field) == 0) {
+          message.addRepeatedField(
+              field, fill(message.newBuilderForField(field), depth - 1).build());
+        } else if (!field.isRepeated() && !message.hasField(field)) {
+          message.setField(field, fill(message.newBuilderForField(field), depth - 1).build());
+        }
+      }
+      return message;
     }
 
     private static <T> void reply(StreamObserver<T> response, T message) {

@@ -76,7 +76,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class JimflowClient implements AutoCloseable {
 
-  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  /**
+   * How long the first call may take, connection included: a refused connection fails at once, a
+   * host that does not answer after this; generous, because on a busy machine setting up gRPC alone
+   * can take seconds.
+   */
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
 
   private final WorkflowClient workflows;
   private final ScheduleClient schedules;
