@@ -203,7 +203,12 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       return List.of(connectedSystem);
     }
     boolean synchronisation =
-        system.get().runProfile(runProfile).map(p -> p.runType().isSynchronisation()).orElse(false);
+        runProfile != null
+            && system
+                .get()
+                .runProfile(runProfile)
+                .map(p -> p.runType().isSynchronisation())
+                .orElse(false);
     return synchronisation
         ? List.of(system.get().name(), Resources.METAVERSE)
         : List.of(system.get().name());

@@ -8,6 +8,10 @@ import io.jimflow.maintenance.ExecutionStates.ExecutionState;
 import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionResult;
 import io.jimflow.maintenance.MaintenanceActivities.SweepResult;
 import io.jimflow.maintenance.MaintenanceRuns.MaintenanceRun;
+import io.jimflow.resource.ResourceActivitiesImpl;
+import io.jimflow.resource.ResourceLockWorkflow;
+import io.jimflow.resource.ResourceLockWorkflowImpl;
+import io.jimflow.resource.Resources;
 import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
@@ -117,8 +121,23 @@ class MaintenanceWorkflowsTest {
         HistoryRetentionWorkflowImpl.class,
         ClearConnectedSystemWorkflowImpl.class,
         DeleteConnectedSystemWorkflowImpl.class);
-    worker.registerActivitiesImplementations(activities);
+    worker.registerActivitiesImplementations(activities, new ResourceActivitiesImpl(runProfiles()));
+    JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES)
+        .registerWorkflowImplementationTypes(ResourceLockWorkflowImpl.class);
     env.start();
+  }
+
+  /** Names the resources of a system as the step names it; runs nothing. */
+  private static RunProfileExecutor runProfiles() {
+    return new RunProfileExecutor() {
+      @Override
+      public RunProfileOutcome execute(RunProfileRun run, StepProgress progress) {
+        throw new UnsupportedOperationException("no run profiles in these tests");
+      }
+
+      @Override
+      public void abandon(AbandonedRun abandoned) {}
+    };
   }
 
   private <T> T stub(Class<T> type, String id) {
@@ -440,6 +459,11 @@ class MaintenanceWorkflowsTest {
     WorkflowClient.start(clear::run, new SystemMaintenanceInput("hr", false, ADA));
     assertThat(clearing.await(30, TimeUnit.SECONDS)).isTrue();
     SystemOperation during = store.inTransaction(c -> operations.status(c, "hr"));
+    ResourceLockWorkflow lock =
+        client.newWorkflowStub(ResourceLockWorkflow.class, Resources.lockWorkflowId("hr"));
+    assertThat(lock.state().holder().holderId())
+        .as("the clear holds the system as a run of it would")
+        .isEqualTo("clear-hr");
 
     WorkflowStub.fromTyped(clear).cancel();
 
@@ -452,6 +476,8 @@ class MaintenanceWorkflowsTest {
     assertThat(records(MaintenanceKind.ClearConnectedSystem))
         .singleElement()
         .satisfies(run -> assertThat(run.status()).isEqualTo("Cancelled"));
+    client.newUntypedWorkflowStub(Resources.lockWorkflowId("hr")).getResult(Void.class);
+    assertThat(lock.state().holder()).as("the cancelled clear gave the system back").isNull();
   }
 
   /** The real activities, except that deleting the system fails while failures are left. */

@@ -61,12 +61,15 @@ class ResourceExclusionIT {
 
     String first = run(env, pair);
     String second = run(env, pair);
-    String waitingLine = awaitOneWaitingForTheOther(env, pair, first, second);
+    String[] waiting = awaitOneWaitingForTheOther(env, pair, first, second);
+    String waitingLine = waiting[0];
+    String shown = waiting[1];
     ExecutionResult firstResult = result(env, pair, first);
     ExecutionResult secondResult = result(env, pair, second);
     pairWorker.terminate(Duration.ofSeconds(30));
 
     assertThat(waitingLine).startsWith("waiting for HR System, held by ");
+    assertThat(shown).contains("Waiting").contains("waiting for HR System, held by ");
     for (ExecutionResult r : List.of(firstResult, secondResult)) {
       assertThat(r.status()).as(r.message()).isEqualTo(ExecutionStatus.Complete);
       StepOutcome sync = step(r, "HR System - Full Sync");
@@ -81,10 +84,10 @@ class ResourceExclusionIT {
   }
 
   /**
-   * Follows both executions until one's first step waits while the other's runs; returns what the
-   * waiting one said it waits for.
+   * Follows both executions until one's first step waits while the other's runs; returns the
+   * waiting one's progress message and what {@code executions show} printed for it meanwhile.
    */
-  private static String awaitOneWaitingForTheOther(
+  private static String[] awaitOneWaitingForTheOther(
       E2eEnvironment env, Home home, String a, String b) throws InterruptedException {
     WorkflowClient client = env.client(home.namespace());
     long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
@@ -99,13 +102,37 @@ class ResourceExclusionIT {
               && waiting.message() != null
               && waiting.message().contains("held by " + pair[1])
               && running.status() == StepStatus.Running) {
-            return waiting.message();
+            String shown = executionsShow(env, home, pair[0]);
+            // The wait may have ended between the query and the command: then look again.
+            if (shown.contains("waiting for HR System")) {
+              return new String[] {waiting.message(), shown};
+            }
           }
         }
       }
       Thread.sleep(200);
     }
     throw new AssertionError("neither execution was seen waiting for the other; saw " + seen);
+  }
+
+  /** {@code jimflow executions show <id>}, as printed. */
+  private static String executionsShow(E2eEnvironment env, Home home, String workflowId) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit =
+        JimflowCli.commandLine()
+            .setOut(new PrintWriter(out, true))
+            .setErr(new PrintWriter(err, true))
+            .execute(
+                "executions",
+                "show",
+                workflowId,
+                "--address",
+                env.target(),
+                "--namespace",
+                home.namespace());
+    assertThat(exit).as(err.toString()).isZero();
+    return out.toString();
   }
 
   private static StepOutcome firstStep(WorkflowClient client, String workflowId) {

@@ -1,6 +1,8 @@
 package io.jimflow.maintenance;
 
 import io.jimflow.maintenance.MaintenanceActivities.ClearSystemRequest;
+import io.jimflow.resource.ResourceLocks;
+import io.jimflow.resource.ResourceNotice;
 import io.temporal.workflow.Workflow;
 
 /** See {@link ClearConnectedSystemWorkflow}. */
@@ -8,6 +10,12 @@ public class ClearConnectedSystemWorkflowImpl implements ClearConnectedSystemWor
 
   private final MaintenanceActivities activities =
       Workflow.newActivityStub(MaintenanceActivities.class, MaintenanceOptions.LONG);
+  private final ResourceLocks locks = new ResourceLocks();
+
+  @Override
+  public void resourceNotice(ResourceNotice notice) {
+    locks.onNotice(notice);
+  }
 
   @Override
   public SystemMaintenanceResult run(SystemMaintenanceInput input) {
@@ -16,6 +24,8 @@ public class ClearConnectedSystemWorkflowImpl implements ClearConnectedSystemWor
             MaintenanceKind.ClearConnectedSystem,
             SystemOperation.Clearing,
             input,
+            locks,
+            false,
             (runRecordId, totals) ->
                 totals.putAll(
                     activities.clearConnectedSystem(

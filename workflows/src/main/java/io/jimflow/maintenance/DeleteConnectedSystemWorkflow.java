@@ -1,5 +1,8 @@
 package io.jimflow.maintenance;
 
+import io.jimflow.resource.ResourceNotice;
+import io.jimflow.resource.Resources;
+import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -16,4 +19,8 @@ public interface DeleteConnectedSystemWorkflow {
 
   @WorkflowMethod(name = TYPE)
   SystemMaintenanceResult run(SystemMaintenanceInput input);
+
+  /** A resource lock granted the task's claim, or says who holds what it waits for. */
+  @SignalMethod(name = Resources.NOTICE_SIGNAL)
+  void resourceNotice(ResourceNotice notice);
 }

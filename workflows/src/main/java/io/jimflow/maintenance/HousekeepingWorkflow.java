@@ -1,6 +1,9 @@
 package io.jimflow.maintenance;
 
 import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionResult;
+import io.jimflow.resource.ResourceNotice;
+import io.jimflow.resource.Resources;
+import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -16,4 +19,8 @@ public interface HousekeepingWorkflow {
 
   @WorkflowMethod(name = TYPE)
   MvoDeletionResult run(HousekeepingInput input);
+
+  /** A resource lock granted the cycle's claim on the metaverse, or says who holds it. */
+  @SignalMethod(name = Resources.NOTICE_SIGNAL)
+  void resourceNotice(ResourceNotice notice);
 }

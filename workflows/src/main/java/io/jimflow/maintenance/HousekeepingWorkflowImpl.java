@@ -5,8 +5,12 @@ import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionRequest;
 import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionResult;
 import io.jimflow.maintenance.MaintenanceActivities.SweepRequest;
 import io.jimflow.maintenance.MaintenanceActivities.SweepResult;
+import io.jimflow.resource.ResourceLocks;
+import io.jimflow.resource.ResourceNotice;
+import io.jimflow.resource.Resources;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Workflow;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 
@@ -21,13 +25,29 @@ public class HousekeepingWorkflowImpl implements HousekeepingWorkflow {
 
   private static final Logger log = Workflow.getLogger(HousekeepingWorkflowImpl.class);
 
+  private final ResourceLocks locks = new ResourceLocks();
+
+  @Override
+  public void resourceNotice(ResourceNotice notice) {
+    locks.onNotice(notice);
+  }
+
   @Override
   public MvoDeletionResult run(HousekeepingInput input) {
     SweepResult swept = null;
     if (Workflow.getVersion(SWEEP_CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1) {
       swept = sweep();
     }
-    return deleteDueMvos(input).withSwept(swept);
+    ResourceLocks.Held held = null;
+    if (Workflow.getVersion(Resources.EXCLUSION_CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      // MVO deletions must not interleave with a synchronisation's writes to the metaverse.
+      held = locks.acquire(List.of(Resources.METAVERSE), "mvo-deletion", "Housekeeping", w -> {});
+    }
+    try {
+      return deleteDueMvos(input).withSwept(swept);
+    } finally {
+      locks.release(held);
+    }
   }
 
   /** Finalizes stranded records; a failed sweep is logged and left to the next cycle. */

@@ -19,6 +19,12 @@ public final class Resources {
   /** The metaverse: every synchronisation writes it. */
   public static final String METAVERSE = "Metaverse";
 
+  /**
+   * The {@code Workflow.getVersion} change id under which a workflow takes its resources; one id
+   * for every claimant type.
+   */
+  public static final String EXCLUSION_CHANGE_ID = "resource-exclusion";
+
   /** The signal a claimant receives its {@link ResourceNotice}s by. */
   public static final String NOTICE_SIGNAL = "resourceNotice";
 

@@ -3,6 +3,7 @@ package io.jimflow.schedule;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.resource.ResourceLocks;
 import io.jimflow.resource.ResourceNotice;
+import io.jimflow.resource.Resources;
 import io.jimflow.schedule.StepGroups.PlannedStep;
 import io.jimflow.schedule.StepGroups.StepGroup;
 import io.temporal.activity.ActivityOptions;
@@ -58,7 +59,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   static final String TIMEOUT_BOUNDS_WHOLE_STEP = "step-timeout-bounds-whole-step";
 
   /** RunProfile steps hold their resources exclusively from this version on. */
-  static final String RESOURCE_EXCLUSION = "resource-exclusion";
+  static final String RESOURCE_EXCLUSION = Resources.EXCLUSION_CHANGE_ID;
 
   private final ResourceLocks locks = new ResourceLocks();
   private int exclusionVersion = Workflow.DEFAULT_VERSION;
