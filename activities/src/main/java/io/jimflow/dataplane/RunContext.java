@@ -26,6 +26,7 @@ final class RunContext {
   private final Store store;
   private final RunRecords runRecords;
   private final StepProgress progress;
+  private final int attempt;
   RunTotals totals;
   long processed;
   long itemsWritten;
@@ -39,6 +40,7 @@ final class RunContext {
       Store store,
       RunRecords runRecords,
       StepProgress progress,
+      int attempt,
       RunTotals totals,
       long processed,
       long itemsWritten,
@@ -49,6 +51,7 @@ final class RunContext {
     this.store = store;
     this.runRecords = runRecords;
     this.progress = progress;
+    this.attempt = attempt;
     this.totals = totals;
     this.processed = processed;
     this.itemsWritten = itemsWritten;
@@ -90,6 +93,7 @@ final class RunContext {
       runRecords.saveProgress(
           connection,
           runId,
+          attempt,
           after,
           RunContext.this.processed + processed,
           itemsWritten + items.size(),

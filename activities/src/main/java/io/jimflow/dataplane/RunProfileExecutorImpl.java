@@ -246,8 +246,8 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
                       : runRecords.findInProgress(
                           c, run.executionId(), run.stepIndex(), system.id(), profile.id());
               if (open.isPresent()) {
-                runRecords.recordAttempt(c, open.get().id());
-                return open.get();
+                runRecords.recordAttempt(c, open.get().id(), run.attempt());
+                return runRecords.find(c, open.get().id()).orElseThrow();
               }
               catalog.save(c, List.of(catalogEntry(system)));
               // Checked after the save has locked the system's row, which a clear or delete locks
@@ -286,6 +286,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
         store,
         runRecords,
         progress,
+        record.attempts(),
         record.totals(),
         record.objectsProcessed(),
         record.itemsWritten(),

@@ -143,14 +143,30 @@ public final class RunRecords {
     }
   }
 
-  /** Counts a new attempt on a run record that a lost attempt left InProgress. */
-  public void recordAttempt(Connection connection, String id) throws SQLException {
+  /**
+   * Hands a run record that an earlier attempt left InProgress to {@code attempt} (Temporal's
+   * attempt number). From then on only that attempt saves progress on it: an older attempt still
+   * running (its worker stalled past its heartbeat timeout, so Temporal started the next one) fails
+   * its next {@link #saveProgress}, and one that starts only now is refused here.
+   *
+   * @throws SupersededAttemptException when the record already belongs to this or a later attempt
+   */
+  public void recordAttempt(Connection connection, String id, int attempt) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "update run_record set attempts = attempts + 1, updated_at = ? where id = ?")) {
-      Sql.setInstant(statement, 1, clock.instant());
-      statement.setString(2, id);
-      statement.executeUpdate();
+            "update run_record set attempts = ?, updated_at = ? where id = ? and attempts < ?")) {
+      statement.setInt(1, attempt);
+      Sql.setInstant(statement, 2, clock.instant());
+      statement.setString(3, id);
+      statement.setInt(4, attempt);
+      if (statement.executeUpdate() != 1) {
+        throw new SupersededAttemptException(
+            "attempt "
+                + attempt
+                + " of run record "
+                + id
+                + " came after a later attempt took it over");
+      }
     }
   }
 
@@ -161,6 +177,7 @@ public final class RunRecords {
   public void saveProgress(
       Connection connection,
       String id,
+      int attempt,
       RunTotals totals,
       long objectsProcessed,
       long itemsWritten,
@@ -171,7 +188,7 @@ public final class RunRecords {
             "update run_record set "
                 + TOTAL_ASSIGNMENTS
                 + ", objects_processed = ?, items_written = ?, checkpoint = ?, updated_at = ?"
-                + " where id = ? and status = ?")) {
+                + " where id = ? and status = ? and attempts = ?")) {
       int i = 1;
       for (Total total : Total.values()) {
         statement.setLong(i++, totals.get(total));
@@ -181,9 +198,16 @@ public final class RunRecords {
       statement.setString(i++, checkpoint);
       Sql.setInstant(statement, i++, clock.instant());
       statement.setString(i++, id);
-      statement.setString(i, RunStatus.InProgress.name());
+      statement.setString(i++, RunStatus.InProgress.name());
+      statement.setInt(i, attempt);
       if (statement.executeUpdate() != 1) {
-        throw new IllegalStateException("run record " + id + " is no longer in progress");
+        // Rolls back the page: a later attempt owns the record, or the run ended.
+        throw new SupersededAttemptException(
+            "attempt "
+                + attempt
+                + " of run record "
+                + id
+                + " no longer owns it: the run ended or a later attempt took it over");
       }
     }
   }

@@ -44,6 +44,54 @@ abstract class StoreContractTest {
   }
 
   @Test
+  void anOlderAttemptCannotSaveProgressOnceALaterAttemptTookTheRunRecordOver() {
+    String id = store().inTransaction(c -> runRecords.create(c, newRun()));
+    store()
+        .inTransaction(
+            c -> {
+              runRecords.recordAttempt(c, id, 2);
+              return null;
+            });
+    // The attempt Temporal started before it, still running on a stalled worker, came too late.
+    assertThatThrownBy(
+            () ->
+                store()
+                    .inTransaction(
+                        c -> {
+                          runRecords.recordAttempt(c, id, 1);
+                          return null;
+                        }))
+        .isInstanceOf(SupersededAttemptException.class);
+
+    assertThatThrownBy(
+            () ->
+                store()
+                    .inTransaction(
+                        c -> {
+                          runRecords.addItems(
+                              c,
+                              id,
+                              0,
+                              List.of(RunItem.change("E1", null, null, ChangeType.Added)));
+                          runRecords.saveProgress(c, id, 1, new RunTotals(), 1, 1, "row:1");
+                          return null;
+                        }))
+        .isInstanceOf(SupersededAttemptException.class)
+        .hasMessageContaining("attempt 1 of run record " + id + " no longer owns it");
+    store()
+        .inTransaction(
+            c -> {
+              runRecords.addItems(
+                  c, id, 0, List.of(RunItem.change("E1", null, null, ChangeType.Added)));
+              runRecords.saveProgress(c, id, 2, new RunTotals(), 1, 1, "row:1");
+              return null;
+            });
+    RunRecord record = store().inTransaction(c -> runRecords.find(c, id)).orElseThrow();
+    assertThat(record.attempts()).isEqualTo(2);
+    assertThat(record.checkpoint()).isEqualTo("row:1");
+  }
+
+  @Test
   void aRunRecordKeepsItsProgressAndEndsOnlyOnce() {
     String id = store().inTransaction(c -> runRecords.create(c, newRun()));
     RunTotals totals = new RunTotals();
@@ -52,7 +100,7 @@ abstract class StoreContractTest {
     store()
         .inTransaction(
             c -> {
-              runRecords.saveProgress(c, id, totals, 4, 4, "row:4");
+              runRecords.saveProgress(c, id, 1, totals, 4, 4, "row:4");
               return null;
             });
 

@@ -154,6 +154,7 @@ public class WorkerApplication {
                 ? " (started here; data in data/temporal.db)"
                 : " (already running, reused)"));
     System.out.println("  Temporal UI      " + dev.uiUrl());
+    System.out.println("  Directory        " + dev.directoryNote());
     System.out.println("  Worker health    http://localhost:" + httpPort + "/actuator/health");
     System.out.println(
         "  Codec server     "

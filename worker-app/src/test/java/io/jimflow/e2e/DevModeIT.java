@@ -36,13 +36,16 @@ class DevModeIT {
     boolean portsFree =
         !DevServer.isListening("127.0.0.1", 7233)
             && !DevServer.isListening("127.0.0.1", 8233)
-            && !DevServer.isListening("127.0.0.1", 8080);
+            && !DevServer.isListening("127.0.0.1", 8080)
+            && !DevServer.isListening("127.0.0.1", 10389);
     if (!"true".equals(System.getenv("CI"))) {
       assumeThat(portsFree)
-          .as("ports 7233, 8233 and 8080 must be free for the dev-mode test (stop ./jimflow dev)")
+          .as(
+              "ports 7233, 8233, 8080 and 10389 must be free for the dev-mode test (stop ./jimflow"
+                  + " dev)")
           .isTrue();
     }
-    assertThat(portsFree).as("ports 7233, 8233 and 8080 are free").isTrue();
+    assertThat(portsFree).as("ports 7233, 8233, 8080 and 10389 are free").isTrue();
 
     Path projectHome = TemporalCli.projectHome().orElseThrow();
     Path cli = TemporalCli.locate(Optional.of(projectHome));
@@ -52,7 +55,11 @@ class DevModeIT {
     Process second = null;
     try {
       String firstBanner = awaitBanner(first, home.resolve("first.log"));
-      assertThat(firstBanner).contains("started here");
+      assertThat(firstBanner)
+          .contains("started here")
+          .contains("Directory        ldap://127.0.0.1:10389 base dc=example,dc=org (started here")
+          .contains("jimflow-dev-password");
+      assertThat(DevServer.isListening("127.0.0.1", 10389)).isTrue();
       assertThat(httpGet("http://localhost:8233/")).isEqualTo(200);
       assertThat(body(healthUrl(firstBanner)))
           .contains("\"status\":\"UP\"")
@@ -83,6 +90,10 @@ class DevModeIT {
       assertThat(first.exitValue()).isZero();
       assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(35));
       assertThat(DevServer.isListening("127.0.0.1", 7233)).isFalse();
+      assertThat(DevServer.isListening("127.0.0.1", 10389)).isFalse();
+      // Kept for the next start.
+      assertThat(Files.readString(home.resolve("data/directory.ldif")))
+          .contains("dn: ou=people,dc=example,dc=org");
     } finally {
       first.destroyForcibly();
       if (second != null) {

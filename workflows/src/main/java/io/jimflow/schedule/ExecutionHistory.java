@@ -18,8 +18,9 @@ import java.util.Set;
 import org.slf4j.Logger;
 
 /**
- * Keeps an execution's record in the store current: once when it starts, once per ended step group
- * (with that group's step records) and once when it ends.
+ * Keeps an execution's record in the store current: once when it starts, once before each later
+ * step group (with the step records of the group that ended) and once when it ends (with the last
+ * group's and the skipped steps' records): a schedule of n groups costs n + 1 writes.
  *
  * <p>The writes are activities in detached scopes, so a cancelled execution still records how it
  * ended, and they are not awaited until the end, so they never hold up the next group. A write that

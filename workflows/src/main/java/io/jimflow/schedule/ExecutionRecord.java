@@ -14,8 +14,8 @@ import java.util.List;
  * @param stepGroups how many step groups its plan has
  * @param stepCount how many steps its plan has
  * @param endedAt null while it runs
- * @param steps the steps the record holds: written as their group ends, so steps of a group under
- *     way (or of an execution that was terminated) are missing
+ * @param steps the steps the record holds: written once their group has ended, so steps of a group
+ *     under way (or of an execution that was terminated) are missing
  */
 public record ExecutionRecord(
     String executionId,

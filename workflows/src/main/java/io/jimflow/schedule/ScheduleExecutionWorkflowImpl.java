@@ -123,6 +123,10 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         cancelled = true;
         break;
       }
+      if (g > 0) {
+        // The groups that ended; the last group's steps go with the execution's end.
+        recordHistory();
+      }
       StepGroup group = plan.groups().get(g);
       currentGroup = g + 1;
       Workflow.upsertTypedSearchAttributes(
@@ -136,7 +140,6 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         cancelled = anyUnfinished(group) || board.count(StepStatus.Waiting) > 0;
       }
       abandonLeftovers();
-      recordHistory();
       if (cancelled) {
         break;
       }

@@ -185,6 +185,24 @@ public final class LdapDirectory implements AutoCloseable {
     }
   }
 
+  /**
+   * The entry at a DN if it matches {@code filter} (evaluated by the server, which knows every
+   * attribute the filter names, also those not requested), or null when there is none or it does
+   * not match.
+   */
+  public SearchResultEntry readMatching(String dn, Filter filter, String... attributes) {
+    try {
+      List<SearchResultEntry> found =
+          connection.search(dn, SearchScope.BASE, filter, attributes).getSearchEntries();
+      return found.isEmpty() ? null : found.get(0);
+    } catch (LDAPException e) {
+      if (e.getResultCode() == ResultCode.NO_SUCH_OBJECT) {
+        return null;
+      }
+      throw failure(e, "reading " + dn);
+    }
+  }
+
   /** The entry below the base DN whose anchor has this value, or null. */
   public SearchResultEntry findByAnchor(
       String anchorAttribute, String value, String... attributes) {

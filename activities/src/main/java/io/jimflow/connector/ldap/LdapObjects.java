@@ -207,23 +207,15 @@ public final class LdapObjects {
             rows.add(ImportRow.deletion(at, change.dn(), change.deletedAnchor()));
             continue;
           }
-          SearchResultEntry entry = directory.read(change.dn(), requested);
+          SearchResultEntry entry = directory.readMatching(change.dn(), filter(), requested);
           // Gone again since (added and deleted in one window) or out of the filter's reach.
-          if (entry != null && matches(entry)) {
+          if (entry != null) {
             rows.add(row(at, entry));
           }
         }
         return rows;
       }
     };
-  }
-
-  private boolean matches(Entry entry) {
-    try {
-      return filter().matchesEntry(entry);
-    } catch (LDAPException e) {
-      return true;
-    }
   }
 
   private ImportRow row(long position, Entry entry) {

@@ -8,8 +8,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code ./jimflow dev}: runs the worker against the embedded default, a Temporal dev server on
- * 127.0.0.1:7233 (UI on 8233, SQLite in {@code data/temporal.db}). Starts that server unless one
- * already listens there, in which case it is reused and left running on exit.
+ * 127.0.0.1:7233 (UI on 8233, SQLite in {@code data/temporal.db}), and an LDAP directory on
+ * 127.0.0.1:10389 ({@link EmbeddedDirectory}, kept in {@code data/directory.ldif}). Starts each
+ * unless one already listens there, in which case it is reused and left running on exit.
  */
 public final class DevMode implements AutoCloseable {
 
@@ -21,6 +22,8 @@ public final class DevMode implements AutoCloseable {
   private final DevServer ownServer;
   private final String target;
   private final String uiUrl;
+  private EmbeddedDirectory directory;
+  private String directoryNote;
 
   private DevMode(DevServer ownServer, String target, String uiUrl) {
     this.ownServer = ownServer;
@@ -42,19 +45,56 @@ public final class DevMode implements AutoCloseable {
   public static DevMode prepare(int workerHttpPort) {
     Optional<Path> home = TemporalCli.projectHome();
     Path projectHome = home.orElse(Path.of("").toAbsolutePath());
+    DevMode dev;
     if (DevServer.isListening("127.0.0.1", 7233)) {
-      return new DevMode(null, "127.0.0.1:7233", "http://localhost:8233");
+      dev = new DevMode(null, "127.0.0.1:7233", "http://localhost:8233");
+    } else {
+      Path cli = TemporalCli.locate(home);
+      DevServer.Options options = DevServer.Options.embeddedDefault(cli, projectHome);
+      if (workerHttpPort > 0) {
+        options = options.withUiCodecEndpoint(codecEndpoint(workerHttpPort));
+      }
+      DevServer server = DevServer.start(options);
+      dev = new DevMode(server, server.target(), server.uiUrl());
     }
-    Path cli = TemporalCli.locate(home);
-    DevServer.Options options = DevServer.Options.embeddedDefault(cli, projectHome);
-    if (workerHttpPort > 0) {
-      options = options.withUiCodecEndpoint(codecEndpoint(workerHttpPort));
-    }
-    DevServer server = DevServer.start(options);
-    DevMode dev = new DevMode(server, server.target(), server.uiUrl());
     // Abnormal exits too must not leave a server behind that holds the ports.
     Runtime.getRuntime().addShutdownHook(new Thread(dev::close, "jimflow-dev-server-stop"));
+    try {
+      dev.startDirectory(projectHome.resolve("data").resolve("directory.ldif"));
+    } catch (RuntimeException e) {
+      dev.close();
+      throw e;
+    }
     return dev;
+  }
+
+  private void startDirectory(Path ldif) {
+    if (DevServer.isListening("127.0.0.1", EmbeddedDirectory.DEFAULT_PORT)) {
+      directoryNote =
+          "ldap://127.0.0.1:" + EmbeddedDirectory.DEFAULT_PORT + " (already running, reused)";
+      return;
+    }
+    directory =
+        EmbeddedDirectory.start(
+            EmbeddedDirectory.DEFAULT_PORT, ldif, EmbeddedDirectory.password(System.getenv()));
+    directoryNote =
+        directory.url()
+            + " base "
+            + EmbeddedDirectory.BASE_DN
+            + " (started here; data in data/"
+            + ldif.getFileName()
+            + ")\n                   bind "
+            + EmbeddedDirectory.BIND_DN
+            + ", password from "
+            + EmbeddedDirectory.PASSWORD_VARIABLE
+            + (System.getenv(EmbeddedDirectory.PASSWORD_VARIABLE) == null
+                ? " (unset: development default '" + EmbeddedDirectory.DEVELOPMENT_PASSWORD + "')"
+                : "");
+  }
+
+  /** What the banner says about the embedded directory. */
+  public String directoryNote() {
+    return directoryNote;
   }
 
   /** The codec server of a worker on this machine, as the browser showing the UI reaches it. */
@@ -81,6 +121,9 @@ public final class DevMode implements AutoCloseable {
    */
   @Override
   public synchronized void close() {
+    if (directory != null) {
+      directory.close();
+    }
     if (ownServer != null && ownServer.isRunning()) {
       log.info(
           "Stopping the Temporal dev server; {} keeps its data",

@@ -1,0 +1,192 @@
+package io.jimflow.worker.dev;
+
+import com.unboundid.ldap.listener.InMemoryDirectoryServer;
+import com.unboundid.ldap.listener.InMemoryDirectoryServerConfig;
+import com.unboundid.ldap.listener.InMemoryListenerConfig;
+import com.unboundid.ldap.listener.interceptor.InMemoryInterceptedAddResult;
+import com.unboundid.ldap.listener.interceptor.InMemoryInterceptedDeleteResult;
+import com.unboundid.ldap.listener.interceptor.InMemoryInterceptedModifyDNResult;
+import com.unboundid.ldap.listener.interceptor.InMemoryInterceptedModifyResult;
+import com.unboundid.ldap.listener.interceptor.InMemoryOperationInterceptor;
+import com.unboundid.ldap.sdk.Attribute;
+import com.unboundid.ldap.sdk.Entry;
+import com.unboundid.ldap.sdk.LDAPException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded default's directory: UnboundID's in-memory LDAP server with base DN {@code
+ * dc=example,dc=org} and {@code ou=people} below it, a bind account for the Directory connected
+ * system, and its entries kept in an LDIF file so they survive a restart (written a moment after a
+ * change and on close, read at start).
+ */
+public final class EmbeddedDirectory implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedDirectory.class);
+
+  public static final String BASE_DN = "dc=example,dc=org";
+  public static final String PEOPLE_DN = "ou=people," + BASE_DN;
+  public static final String BIND_DN = "cn=jimflow," + BASE_DN;
+  public static final int DEFAULT_PORT = 10389;
+
+  /**
+   * Where the bind password comes from: the worker resolves the Directory's {@code
+   * ${secret:directory-password}} from this variable too.
+   */
+  public static final String PASSWORD_VARIABLE = "JIMFLOW_SECRET_DIRECTORY_PASSWORD";
+
+  /** The password when {@link #PASSWORD_VARIABLE} is unset: for development only. */
+  public static final String DEVELOPMENT_PASSWORD = "jimflow-dev-password";
+
+  private final InMemoryDirectoryServer server;
+  private final Path ldif;
+  private final AtomicBoolean dirty = new AtomicBoolean();
+  private final ScheduledExecutorService saver;
+
+  private EmbeddedDirectory(InMemoryDirectoryServer server, Path ldif) {
+    this.server = server;
+    this.ldif = ldif;
+    this.saver =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "jimflow-directory-save");
+              t.setDaemon(true);
+              return t;
+            });
+    saver.scheduleWithFixedDelay(this::saveIfChanged, 2, 2, TimeUnit.SECONDS);
+  }
+
+  /** The bind password: {@link #PASSWORD_VARIABLE}, or the development default. */
+  public static String password(Map<String, String> environment) {
+    String value = environment.get(PASSWORD_VARIABLE);
+    return value == null || value.isEmpty() ? DEVELOPMENT_PASSWORD : value;
+  }
+
+  /**
+   * Starts the directory on 127.0.0.1.
+   *
+   * @param port 0 for any free port
+   * @param ldif the file its entries are kept in; read when it exists
+   */
+  public static EmbeddedDirectory start(int port, Path ldif, String password) {
+    try {
+      InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig(BASE_DN);
+      config.addAdditionalBindCredentials(BIND_DN, password);
+      config.setListenerConfigs(
+          InMemoryListenerConfig.createLDAPConfig(
+              "ldap", InetAddress.getLoopbackAddress(), port, null));
+      Holder holder = new Holder();
+      config.addInMemoryOperationInterceptor(holder);
+      InMemoryDirectoryServer server = new InMemoryDirectoryServer(config);
+      if (Files.isRegularFile(ldif)) {
+        server.importFromLDIF(true, ldif.toFile());
+      } else {
+        server.add(
+            new Entry(
+                BASE_DN, new Attribute("objectClass", "domain"), new Attribute("dc", "example")));
+        server.add(
+            new Entry(
+                PEOPLE_DN,
+                new Attribute("objectClass", "organizationalUnit"),
+                new Attribute("ou", "people")));
+      }
+      server.startListening();
+      EmbeddedDirectory directory = new EmbeddedDirectory(server, ldif);
+      holder.directory = directory;
+      directory.dirty.set(!Files.isRegularFile(ldif));
+      return directory;
+    } catch (LDAPException e) {
+      throw new DevServerException(
+          "the embedded directory cannot start on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+    }
+  }
+
+  public int port() {
+    return server.getListenPort();
+  }
+
+  public String url() {
+    return "ldap://127.0.0.1:" + port();
+  }
+
+  public Path ldif() {
+    return ldif;
+  }
+
+  private void saveIfChanged() {
+    if (dirty.getAndSet(false)) {
+      try {
+        save();
+      } catch (RuntimeException | IOException | LDAPException e) {
+        dirty.set(true);
+        log.warn("the embedded directory could not be saved to {}: {}", ldif, e.getMessage());
+      }
+    }
+  }
+
+  private synchronized void save() throws IOException, LDAPException {
+    Files.createDirectories(ldif.toAbsolutePath().getParent());
+    Path temporary = ldif.resolveSibling(ldif.getFileName() + ".tmp");
+    server.exportToLDIF(temporary.toString(), false, true);
+    try {
+      Files.move(
+          temporary, ldif, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(temporary, ldif, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /** Stops listening and saves what changed. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (saver.isShutdown()) {
+      return;
+    }
+    saver.shutdownNow();
+    server.shutDown(true);
+    saveIfChanged();
+  }
+
+  /** Marks the directory changed after every successful write. */
+  private static final class Holder extends InMemoryOperationInterceptor {
+    volatile EmbeddedDirectory directory;
+
+    private void changed() {
+      EmbeddedDirectory d = directory;
+      if (d != null) {
+        d.dirty.set(true);
+      }
+    }
+
+    @Override
+    public void processAddResult(InMemoryInterceptedAddResult result) {
+      changed();
+    }
+
+    @Override
+    public void processModifyResult(InMemoryInterceptedModifyResult result) {
+      changed();
+    }
+
+    @Override
+    public void processModifyDNResult(InMemoryInterceptedModifyDNResult result) {
+      changed();
+    }
+
+    @Override
+    public void processDeleteResult(InMemoryInterceptedDeleteResult result) {
+      changed();
+    }
+  }
+}
