@@ -8,6 +8,8 @@ import io.jimflow.maintenance.ClearConnectedSystemWorkflowImpl;
 import io.jimflow.maintenance.DeleteConnectedSystemWorkflowImpl;
 import io.jimflow.maintenance.HousekeepingWorkflowImpl;
 import io.jimflow.maintenance.MaintenanceActivities;
+import io.jimflow.resource.ResourceLockWorkflowImpl;
+import io.jimflow.testing.FakeResourceActivities;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -42,7 +44,9 @@ class MaintenanceCommandsTest {
         HousekeepingWorkflowImpl.class,
         ClearConnectedSystemWorkflowImpl.class,
         DeleteConnectedSystemWorkflowImpl.class);
-    worker.registerActivitiesImplementations(new Recording());
+    worker.registerActivitiesImplementations(new Recording(), new FakeResourceActivities());
+    JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES)
+        .registerWorkflowImplementationTypes(ResourceLockWorkflowImpl.class);
     env.start();
   }
 

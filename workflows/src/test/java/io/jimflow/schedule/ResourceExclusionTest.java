@@ -11,6 +11,7 @@ import io.jimflow.resource.ResourceLockState;
 import io.jimflow.resource.ResourceLockWorkflow;
 import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.resource.Resources;
+import io.jimflow.testing.FakeResourceActivities;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
 import io.jimflow.testing.ScheduleBuilders.StepBuilder;

@@ -15,6 +15,7 @@ import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
+import io.jimflow.testing.FakeResourceActivities;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
 import io.temporal.api.enums.v1.RetryState;

@@ -1,4 +1,4 @@
-package io.jimflow.schedule;
+package io.jimflow.testing;
 
 import io.jimflow.resource.ResourceActivities;
 import io.jimflow.resource.ResourceQuery;
@@ -10,14 +10,16 @@ import java.util.List;
 
 /**
  * Resource activities without a data plane: a run profile touches its connected system, and one
- * whose name says "Sync" also the metaverse. Claims go to real lock workflows.
+ * whose name says "Sync" also the metaverse; a query without a run profile, the system alone.
+ * Claims go to real lock workflows (register {@code ResourceLockWorkflowImpl} on the schedules task
+ * queue).
  */
-final class FakeResourceActivities implements ResourceActivities {
+public final class FakeResourceActivities implements ResourceActivities {
 
   @Override
   public StepResources resourcesOf(ResourceQuery query) {
     return new StepResources(
-        query.runProfile().contains("Sync")
+        query.runProfile() != null && query.runProfile().contains("Sync")
             ? List.of(query.connectedSystem(), Resources.METAVERSE)
             : List.of(query.connectedSystem()));
   }
