@@ -147,14 +147,17 @@ public final class RunRecords {
    * Hands a run record that an earlier attempt left InProgress to {@code attempt} (Temporal's
    * attempt number). From then on only that attempt saves progress on it: an older attempt still
    * running (its worker stalled past its heartbeat timeout, so Temporal started the next one) fails
-   * its next {@link #saveProgress}, and one that starts only now is refused here.
+   * its next {@link #saveProgress}, and one that starts only now is refused here. The same attempt
+   * may take the record again: that is a run resuming an attempt its worker's stop interrupted (the
+   * stopped run has ended, so nothing else writes with that number), and Temporal never runs one
+   * attempt twice otherwise.
    *
-   * @throws SupersededAttemptException when the record already belongs to this or a later attempt
+   * @throws SupersededAttemptException when the record already belongs to a later attempt
    */
   public void recordAttempt(Connection connection, String id, int attempt) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "update run_record set attempts = ?, updated_at = ? where id = ? and attempts < ?")) {
+            "update run_record set attempts = ?, updated_at = ? where id = ? and attempts <= ?")) {
       statement.setInt(1, attempt);
       Sql.setInstant(statement, 2, clock.instant());
       statement.setString(3, id);
