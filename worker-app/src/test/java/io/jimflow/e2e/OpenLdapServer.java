@@ -27,13 +27,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * limit applies to): a search of more than {@link #SIZE_LIMIT} entries without the paged results
  * control fails for it with sizeLimitExceeded. Tests set up and inspect data as {@link #ADMIN_DN}.
  */
-final class OpenLdapServer implements AutoCloseable {
+public final class OpenLdapServer implements AutoCloseable {
 
-  static final String SUFFIX = "dc=example,dc=org";
+  public static final String SUFFIX = "dc=example,dc=org";
   static final String ADMIN_DN = "cn=admin," + SUFFIX;
   static final String ADMIN_PASSWORD = "admin-" + ProcessHandle.current().pid();
-  static final String BIND_DN = "cn=jimflow," + SUFFIX;
-  static final String BIND_PASSWORD = "jimflow-" + ProcessHandle.current().pid();
+  public static final String BIND_DN = "cn=jimflow," + SUFFIX;
+  public static final String BIND_PASSWORD = "jimflow-" + ProcessHandle.current().pid();
   static final int SIZE_LIMIT = 1000;
 
   private static final Path SLAPD =
@@ -62,7 +62,7 @@ final class OpenLdapServer implements AutoCloseable {
     }
   }
 
-  static Optional<String> problem() {
+  public static Optional<String> problem() {
     if (!Files.isExecutable(SLAPD)) {
       return Optional.of("no slapd at " + SLAPD);
     }
@@ -79,7 +79,7 @@ final class OpenLdapServer implements AutoCloseable {
   }
 
   /** Starts slapd with its configuration and databases below {@code dir} and creates the tree. */
-  static OpenLdapServer start(Path dir) {
+  public static OpenLdapServer start(Path dir) {
     problem()
         .ifPresent(
             problem -> {
@@ -223,12 +223,12 @@ final class OpenLdapServer implements AutoCloseable {
   }
 
   /** A connection bound as the root DN, for setting up and checking what the tests expect. */
-  LDAPConnection admin() throws LDAPException {
+  public LDAPConnection admin() throws LDAPException {
     return new LDAPConnection("127.0.0.1", port, ADMIN_DN, ADMIN_PASSWORD);
   }
 
   /** Adds an organizational unit below the suffix. */
-  void addUnit(String ou) throws LDAPException {
+  public void addUnit(String ou) throws LDAPException {
     try (LDAPConnection admin = admin()) {
       admin.add(
           new Entry(
@@ -238,7 +238,7 @@ final class OpenLdapServer implements AutoCloseable {
     }
   }
 
-  String url() {
+  public String url() {
     return "ldap://127.0.0.1:" + port;
   }
 
