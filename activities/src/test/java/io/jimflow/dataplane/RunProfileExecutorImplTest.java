@@ -35,6 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RunProfileExecutorImplTest {
 
+  /**
+   * The shipped connected systems with the Directory as a CSV file: the data plane's CSV behaviour
+   * without a directory server (the shipped Directory is LDAP, which {@link LdapRunsTest} covers).
+   */
+  static final Path CSV_SYSTEMS = Path.of("src", "test", "resources", "connected-systems-csv.yaml");
+
   static final String HEADER =
       "employeeId,firstName,lastName,displayName,email,department,jobTitle,location,employeeType,status\n";
 
@@ -55,8 +61,7 @@ class RunProfileExecutorImplTest {
   @BeforeEach
   void setUp() {
     store = newStore();
-    DataPlaneConfig config =
-        new DataPlaneConfigLoader().load(Path.of("..", "config", "connected-systems.yaml"));
+    DataPlaneConfig config = new DataPlaneConfigLoader().load(CSV_SYSTEMS);
     executor = new RunProfileExecutorImpl(store, config, dir, clock);
   }
 
