@@ -20,7 +20,9 @@ import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.RunStatus;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.jimflow.store.Total;
 import io.jimflow.testing.SettableClock;
+import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -387,5 +389,71 @@ class RunProfileExecutorImplTest {
               assertThat(r.message()).isEqualTo("step cancelled by user");
               assertThat(r.objectsProcessed()).isEqualTo(2_000);
             });
+  }
+
+  @Test
+  void aDeltaSynchronisationCancelledAfterItsFirstPageKeepsThatPageAndLeavesTheRestToTheNext()
+      throws IOException {
+    // Three pages of 2,000: every tenth person a leaver (out of scope), every fourth a contractor
+    // (no badge).
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= 5_000; i++) {
+      rows.append(
+          person(
+              i, "R&D", i % 4 == 0 ? "Contractor" : "Employee", i % 10 == 0 ? "Terminated" : "Active"));
+    }
+    hrFile(rows.toString());
+    execute("HR System", "Full Import");
+    RunProfileRun sync = run("HR System", "Delta Synchronisation");
+
+    // The heartbeat after the first page brings the cancel; the workflow then finalizes the record.
+    assertThatThrownBy(() -> executor.execute(sync, RecordingProgress.cancelledAfter(1)))
+        .isInstanceOf(ActivityCanceledException.class);
+    executor.abandon(new AbandonedRun(sync, StepStatus.Cancelled, "cancelled"));
+
+    RunRecord cancelled =
+        store
+            .inTransaction(
+                c ->
+                    new RunRecords(clock)
+                        .findForStep(c, "exec-1", sync.stepIndex(), "hr", "delta-sync"))
+            .get(0);
+    assertThat(cancelled.status()).isEqualTo(RunStatus.Cancelled);
+    assertThat(cancelled.endedAt()).isNotNull();
+    assertThat(cancelled.objectsProcessed()).isEqualTo(2_000);
+    // Persons 1-2,000: 1,800 in scope, each in the directory; 1,400 of them employees with a badge.
+    assertThat(cancelled.totals().get(Total.PROJECTED)).isEqualTo(1_800);
+    assertThat(cancelled.totals().get(Total.PENDING_EXPORTS)).isEqualTo(3_200);
+    assertThat(count("select count(*) from mvo")).isEqualTo(1_800);
+    assertThat(count("select count(*) from pending_export")).isEqualTo(3_200);
+    assertThat(
+            count(
+                "select count(*) from run_item where run_record_id = '" + cancelled.id() + "'"))
+        .isEqualTo(cancelled.itemsWritten())
+        .isEqualTo(1_800 + 3_200);
+    // Only what the committed page synchronised is no longer pending.
+    assertThat(
+            count(
+                "select count(*) from cso where connected_system_id = 'hr' and sync_pending = true"))
+        .isEqualTo(3_000);
+
+    RunProfileOutcome next = execute("HR System", "Delta Synchronisation");
+
+    assertThat(next.status()).isEqualTo(StepStatus.Complete);
+    assertThat(next.stats())
+        .containsEntry("objectsProcessed", 3_000L)
+        .containsEntry("projected", 4_500L - 1_800);
+    // As after one uninterrupted run: 4,500 in scope, 3,500 of them employees; nothing twice.
+    assertThat(count("select count(*) from mvo")).isEqualTo(4_500);
+    assertThat(count("select count(*) from pending_export")).isEqualTo(4_500 + 3_500);
+    assertThat(
+            count(
+                "select count(*) from (select mvo_id, connected_system_id from pending_export"
+                    + " group by mvo_id, connected_system_id having count(*) > 1) d"))
+        .isZero();
+    assertThat(
+            count(
+                "select count(*) from cso where connected_system_id = 'hr' and sync_pending = true"))
+        .isZero();
   }
 }

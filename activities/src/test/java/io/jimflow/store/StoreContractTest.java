@@ -134,6 +134,43 @@ abstract class StoreContractTest {
   }
 
   @Test
+  void onlyACompletedRunMovesTheWatermarkTheNextDeltaImportStartsFrom() {
+    // Runs after the completed one, each with a later watermark.
+    RunStatus[] statuses = {
+      RunStatus.Complete, RunStatus.Cancelled, RunStatus.FailedWithError, RunStatus.InProgress
+    };
+    for (int i = 0; i < statuses.length; i++) {
+      RunStatus status = statuses[i];
+      String watermark = "2026030100000" + i + "Z";
+      NewRunRecord run =
+          new NewRunRecord(
+              "directory",
+              "delta-import",
+              RunType.DeltaImport,
+              "Schedule",
+              "nightly",
+              "Nightly HR Sync",
+              "exec-" + i,
+              "nightly",
+              0,
+              "Directory delta import");
+      store()
+          .inTransaction(
+              c -> {
+                String id = runRecords.create(c, run);
+                runRecords.saveWatermark(c, id, watermark);
+                if (status.isFinal()) {
+                  runRecords.finish(c, id, status, null, null, null, null);
+                }
+                return null;
+              });
+    }
+
+    assertThat(store().inTransaction(c -> runRecords.lastCompletedWatermark(c, "directory")))
+        .contains("20260301000000Z");
+  }
+
+  @Test
   void runItemsAreListedErrorsFirstAndASequenceCannotBeWrittenTwice() {
     String id = store().inTransaction(c -> runRecords.create(c, newRun()));
     store()
