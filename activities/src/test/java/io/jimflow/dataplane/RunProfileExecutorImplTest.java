@@ -30,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -375,9 +376,11 @@ class RunProfileExecutorImplTest {
     assertThatThrownBy(() -> executor.execute(run, new RecordingProgress(1, null)))
         .isInstanceOf(RecordingProgress.WorkerDied.class);
 
-    executor.abandon(new AbandonedRun(run, StepStatus.Cancelled, "step cancelled by user"));
-    executor.abandon(
-        new AbandonedRun(run, StepStatus.FailedWithError, "step timed out after PT2H"));
+    Optional<String> first =
+        executor.abandon(new AbandonedRun(run, StepStatus.Cancelled, "step cancelled by user"));
+    Optional<String> again =
+        executor.abandon(
+            new AbandonedRun(run, StepStatus.FailedWithError, "step timed out after PT2H"));
 
     List<RunRecord> records =
         store.inTransaction(c -> new RunRecords(clock).list(c, "hr", null, 10));
@@ -389,6 +392,8 @@ class RunProfileExecutorImplTest {
               assertThat(r.message()).isEqualTo("step cancelled by user");
               assertThat(r.objectsProcessed()).isEqualTo(2_000);
             });
+    assertThat(first).contains(records.get(0).id());
+    assertThat(again).isEqualTo(first);
   }
 
   @Test
@@ -409,7 +414,8 @@ class RunProfileExecutorImplTest {
     // The heartbeat after the first page brings the cancel; the workflow then finalizes the record.
     assertThatThrownBy(() -> executor.execute(sync, RecordingProgress.cancelledAfter(1)))
         .isInstanceOf(ActivityCanceledException.class);
-    executor.abandon(new AbandonedRun(sync, StepStatus.Cancelled, "cancelled"));
+    Optional<String> finalized =
+        executor.abandon(new AbandonedRun(sync, StepStatus.Cancelled, "cancelled"));
 
     RunRecord cancelled =
         store
@@ -418,6 +424,7 @@ class RunProfileExecutorImplTest {
                     new RunRecords(clock)
                         .findForStep(c, "exec-1", sync.stepIndex(), "hr", "delta-sync"))
             .get(0);
+    assertThat(finalized).contains(cancelled.id());
     assertThat(cancelled.status()).isEqualTo(RunStatus.Cancelled);
     assertThat(cancelled.endedAt()).isNotNull();
     assertThat(cancelled.objectsProcessed()).isEqualTo(2_000);

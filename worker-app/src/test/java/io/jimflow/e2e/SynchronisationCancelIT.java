@@ -115,9 +115,9 @@ class SynchronisationCancelIT {
           .isEqualTo(1);
       assertThat(number(store, "select max(id) from cso where connected_system_id = 'hr'"))
           .isEqualTo(PEOPLE);
+      String id = name + "/" + UUID.randomUUID();
       try (Connection secondPage = lockCsos(storeUrl, PAGE, 2 * PAGE);
           Connection laterPages = lockCsos(storeUrl, 2 * PAGE, PEOPLE)) {
-        String id = name + "/" + UUID.randomUUID();
         WorkflowStub stub =
             WorkflowStub.fromTyped(
                 ManualExecutions.start(client, id, hrStep("Delta Synchronisation"), TESTER));
@@ -173,6 +173,15 @@ class SynchronisationCancelIT {
                   store, "select count(*) from run_item where run_record_id = '" + runRecordId + "'"))
           .isEqualTo(record.get("itemCount").asLong())
           .isPositive();
+      // The execution's history in the store names the record of its cancelled step.
+      assertThat(
+              text(
+                  store,
+                  "select status || ' ' || run_record_id from execution_step where execution_id"
+                      + " = '"
+                      + id
+                      + "'"))
+          .isEqualTo("Cancelled " + runRecordId);
       // ... and only the objects they synchronised left the next delta's work.
       assertThat(
               number(
@@ -291,6 +300,14 @@ class SynchronisationCancelIT {
     return StreamSupport.stream(JSON.readTree(out.toString()).get("runs").spliterator(), false)
         .filter(r -> r.get("runProfile").asText().equals("delta-sync"))
         .toList();
+  }
+
+  private static String text(Connection store, String query) throws SQLException {
+    try (Statement sql = store.createStatement();
+        ResultSet rows = sql.executeQuery(query)) {
+      rows.next();
+      return rows.getString(1);
+    }
   }
 
   private static long number(Connection store, String query) throws SQLException {
