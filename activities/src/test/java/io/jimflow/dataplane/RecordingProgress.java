@@ -40,8 +40,8 @@ final class RecordingProgress implements StepProgress {
   }
 
   /**
-   * Progress whose {@code reports}th report learns that the step was cancelled, as a heartbeat does:
-   * it throws the SDK's {@link ActivityCanceledException}.
+   * Progress whose {@code reports}th report learns that the step was cancelled, as a heartbeat
+   * does: it throws the SDK's {@link ActivityCanceledException}.
    */
   static RecordingProgress cancelledAfter(int reports) {
     return new RecordingProgress(Integer.MAX_VALUE, reports, null);

@@ -405,7 +405,10 @@ class RunProfileExecutorImplTest {
     for (int i = 1; i <= 5_000; i++) {
       rows.append(
           person(
-              i, "R&D", i % 4 == 0 ? "Contractor" : "Employee", i % 10 == 0 ? "Terminated" : "Active"));
+              i,
+              "R&D",
+              i % 4 == 0 ? "Contractor" : "Employee",
+              i % 10 == 0 ? "Terminated" : "Active"));
     }
     hrFile(rows.toString());
     execute("HR System", "Full Import");
@@ -434,8 +437,7 @@ class RunProfileExecutorImplTest {
     assertThat(count("select count(*) from mvo")).isEqualTo(1_800);
     assertThat(count("select count(*) from pending_export")).isEqualTo(3_200);
     assertThat(
-            count(
-                "select count(*) from run_item where run_record_id = '" + cancelled.id() + "'"))
+            count("select count(*) from run_item where run_record_id = '" + cancelled.id() + "'"))
         .isEqualTo(cancelled.itemsWritten())
         .isEqualTo(1_800 + 3_200);
     // Only what the committed page synchronised is no longer pending.

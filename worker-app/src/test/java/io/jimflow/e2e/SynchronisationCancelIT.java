@@ -74,14 +74,10 @@ class SynchronisationCancelIT {
     }
     // What one uninterrupted synchronisation makes of the file: the HR rule projects everyone not
     // Terminated into the directory; employees among them also get a badge.
-    List<String[]> people =
-        Files.readAllLines(hr).stream().skip(1).map(l -> l.split(",")).toList();
+    List<String[]> people = Files.readAllLines(hr).stream().skip(1).map(l -> l.split(",")).toList();
     long inScope = people.stream().filter(isActive()).count();
     long badges =
-        people.stream()
-            .filter(isActive())
-            .filter(p -> p[p.length - 2].equals("Employee"))
-            .count();
+        people.stream().filter(isActive()).filter(p -> p[p.length - 2].equals("Employee")).count();
 
     // AUTO_SERVER: the test reads the worker's store and holds row locks in it; a page waiting for
     // one of those waits as long as the test needs.
@@ -134,9 +130,7 @@ class SynchronisationCancelIT {
         // Page 2 commits; the heartbeat that carries its progress brings the cancel back. Until it
         // has, the pages after it stay locked, so the step cannot run to its end meanwhile.
         Await.until(
-            () ->
-                runStep(client, id).isEmpty()
-                    || StepHeartbeats.processed(client, id) >= 2 * PAGE,
+            () -> runStep(client, id).isEmpty() || StepHeartbeats.processed(client, id) >= 2 * PAGE,
             "page 2's progress has reached the server",
             PATIENCE,
             Duration.ofMillis(200));
@@ -170,7 +164,8 @@ class SynchronisationCancelIT {
           .isPositive();
       assertThat(
               number(
-                  store, "select count(*) from run_item where run_record_id = '" + runRecordId + "'"))
+                  store,
+                  "select count(*) from run_item where run_record_id = '" + runRecordId + "'"))
           .isEqualTo(record.get("itemCount").asLong())
           .isPositive();
       // The execution's history in the store names the record of its cancelled step.
@@ -199,8 +194,7 @@ class SynchronisationCancelIT {
               .getResult(PATIENCE.toSeconds(), TimeUnit.SECONDS, ExecutionResult.class);
 
       assertThat(next.status()).isEqualTo(ExecutionStatus.Complete);
-      assertThat(next.steps().get(0).stats())
-          .containsEntry("objectsProcessed", PEOPLE - processed);
+      assertThat(next.steps().get(0).stats()).containsEntry("objectsProcessed", PEOPLE - processed);
       // As after one uninterrupted synchronisation, nothing twice.
       assertThat(number(store, "select count(*) from mvo")).isEqualTo(inScope);
       assertThat(number(store, "select count(*) from pending_export")).isEqualTo(inScope + badges);

@@ -513,7 +513,7 @@ class ScheduleExecutionWorkflowTest {
             a -> {
               assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
               assertThat(a.run().step().name()).isEqualTo("sync");
-            });    // The execution's history names the run record that the finalizing found.
+            }); // The execution's history names the run record that the finalizing found.
     assertThat(records.stored(stub.getExecution().getWorkflowId()).steps())
         .singleElement()
         .satisfies(
