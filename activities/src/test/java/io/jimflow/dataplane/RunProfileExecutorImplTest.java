@@ -399,10 +399,10 @@ class RunProfileExecutorImplTest {
   @Test
   void aDeltaSynchronisationCancelledAfterItsFirstPageKeepsThatPageAndLeavesTheRestToTheNext()
       throws IOException {
-    // Three pages of 2,000: every tenth person a leaver (out of scope), every fourth a contractor
-    // (no badge).
+    // Pages of 2,000: every tenth person a leaver (out of scope), every fourth a contractor (no
+    // badge).
     StringBuilder rows = new StringBuilder();
-    for (int i = 1; i <= 5_000; i++) {
+    for (int i = 1; i <= 3_000; i++) {
       rows.append(
           person(
               i,
@@ -444,17 +444,17 @@ class RunProfileExecutorImplTest {
     assertThat(
             count(
                 "select count(*) from cso where connected_system_id = 'hr' and sync_pending = true"))
-        .isEqualTo(3_000);
+        .isEqualTo(1_000);
 
     RunProfileOutcome next = execute("HR System", "Delta Synchronisation");
 
     assertThat(next.status()).isEqualTo(StepStatus.Complete);
     assertThat(next.stats())
-        .containsEntry("objectsProcessed", 3_000L)
-        .containsEntry("projected", 4_500L - 1_800);
-    // As after one uninterrupted run: 4,500 in scope, 3,500 of them employees; nothing twice.
-    assertThat(count("select count(*) from mvo")).isEqualTo(4_500);
-    assertThat(count("select count(*) from pending_export")).isEqualTo(4_500 + 3_500);
+        .containsEntry("objectsProcessed", 1_000L)
+        .containsEntry("projected", 2_700L - 1_800);
+    // As after one uninterrupted run: 2,700 in scope, 2,100 of them employees; nothing twice.
+    assertThat(count("select count(*) from mvo")).isEqualTo(2_700);
+    assertThat(count("select count(*) from pending_export")).isEqualTo(2_700 + 2_100);
     assertThat(
             count(
                 "select count(*) from (select mvo_id, connected_system_id from pending_export"

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -166,8 +167,9 @@ abstract class StoreContractTest {
               });
     }
 
-    assertThat(store().inTransaction(c -> runRecords.lastCompletedWatermark(c, "directory")))
-        .contains("20260301000000Z");
+    Optional<String> watermark =
+        store().inTransaction(c -> runRecords.lastCompletedWatermark(c, "directory"));
+    assertThat(watermark).contains("20260301000000Z");
   }
 
   @Test
