@@ -30,6 +30,11 @@ public final class TemporalWorkItemControl implements WorkItemControl {
   }
 
   @Override
+  public RunAttempt attempt(String guid) {
+    return stub(guid).attempt();
+  }
+
+  @Override
   public void reportShutdown(String guid, long token) {
     stub(guid).shutdownRequested(new ShutdownNotice(token));
   }

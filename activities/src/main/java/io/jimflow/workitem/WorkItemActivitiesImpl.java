@@ -7,23 +7,41 @@ import io.temporal.client.ActivityWorkerShutdownException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs work item handlers: claims the item, runs the handler of its kind while a watcher heartbeats
- * and follows the item's state, and calls WorkItemFinished.
+ * Runs work item handlers: claims the item, runs the handler of its kind on a thread of its own
+ * while a watcher heartbeats and follows the item's state, and calls WorkItemFinished.
+ *
+ * <p>A handler that is given up (Killed after its grace period, an attempt the server gave up, a
+ * WorkItemFinished past its limit) is stopped in three steps: its writes through the context are
+ * refused from then on ({@link WorkItemFencedException}), its thread is interrupted, and if it has
+ * not ended after {@code stopWait} the activity returns without it, so its slot is free, and the
+ * thread is reported in {@link RunawayHandlers} (the worker is unhealthy while it runs).
  */
 public final class WorkItemActivitiesImpl implements WorkItemActivities {
+
+  /** Default for how long an interrupted handler has to stop before its slot is released. */
+  public static final Duration DEFAULT_STOP_WAIT = Duration.ofSeconds(10);
+
+  /** Seed 003: WorkItemFinished is limited to one minute (also its StartToClose timeout). */
+  public static final Duration FINISHED_LIMIT = Duration.ofMinutes(1);
 
   private static final Logger log = LoggerFactory.getLogger(WorkItemActivitiesImpl.class);
 
   private final WorkItemHandlerRegistry handlers;
   private final WorkItemControl control;
   private final Duration watchInterval;
+  private final Duration stopWait;
+  private final Duration finishedLimit;
+  private final RunawayHandlers runaways;
 
   /**
    * @param watchInterval how often a running item heartbeats and looks for WorkItemShouldFinish;
@@ -31,9 +49,28 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
    */
   public WorkItemActivitiesImpl(
       WorkItemHandlerRegistry handlers, WorkItemControl control, Duration watchInterval) {
+    this(
+        handlers, control, watchInterval, DEFAULT_STOP_WAIT, FINISHED_LIMIT, new RunawayHandlers());
+  }
+
+  /**
+   * @param stopWait how long an interrupted handler has to end before the activity returns without
+   *     it and reports it in {@code runaways}
+   * @param finishedLimit WorkItemFinished's limit; at most its StartToClose timeout (one minute)
+   */
+  public WorkItemActivitiesImpl(
+      WorkItemHandlerRegistry handlers,
+      WorkItemControl control,
+      Duration watchInterval,
+      Duration stopWait,
+      Duration finishedLimit,
+      RunawayHandlers runaways) {
     this.handlers = handlers;
     this.control = control;
     this.watchInterval = watchInterval;
+    this.stopWait = stopWait;
+    this.finishedLimit = finishedLimit;
+    this.runaways = runaways;
   }
 
   @Override
@@ -74,23 +111,71 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
               t.setDaemon(true);
               return t;
             });
+    StoppableCall<WorkItemRunOutcome> call =
+        StoppableCall.start(
+            "work-item-" + grant.kind() + "-" + grant.guid(), () -> handler.get().run(item));
     watcher.scheduleWithFixedDelay(item::watch, 0, watchInterval.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      WorkItemRunOutcome outcome = handler.get().run(item);
+      awaitEndOrFence(call, item);
+      if (!call.isDone()) {
+        return stopAbandoned(call, item);
+      }
+      WorkItemRunOutcome outcome = call.get();
       String state = outcome.stateJson() != null ? outcome.stateJson() : item.lastSaved();
       return new RunResult(
           true, state, outcome.done(), outcome.successorStartTime(), null, item.shutdownSeen());
-    } catch (ActivityCompletionException abandoned) {
-      throw abandoned;
+    } catch (InterruptedException stopping) {
+      // The worker is stopped hard: the handler is stopped with it.
+      item.fence("the run worker was stopped");
+      call.interrupt();
+      Thread.currentThread().interrupt();
+      return new RunResult(
+          true, item.lastSaved(), false, null, "the run worker was stopped", item.shutdownSeen());
     } catch (Exception e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
+      if (item.fencedReason() != null) {
+        // The handler ended because it was given up; the workflow no longer waits for the result.
+        return abandonedResult(item);
       }
       log.warn("work item {} ({}): handler failed", grant.guid(), grant.kind(), e);
       return new RunResult(true, item.lastSaved(), false, null, e.toString(), item.shutdownSeen());
     } finally {
       watcher.shutdownNow();
     }
+  }
+
+  /** Waits until the handler returns or its attempt is given up, whichever comes first. */
+  private static void awaitEndOrFence(StoppableCall<?> call, RunningItem item)
+      throws InterruptedException {
+    try {
+      CompletableFuture.anyOf(call.result(), item.fenced).get();
+    } catch (ExecutionException handlerThrew) {
+      // call.get() reports it
+    }
+  }
+
+  /** The attempt was given up while the handler runs: interrupt it, release the slot at the end. */
+  private RunResult stopAbandoned(StoppableCall<WorkItemRunOutcome> call, RunningItem item)
+      throws InterruptedException {
+    RunGrant grant = item.grant;
+    log.warn(
+        "work item {} ({}) instance {}: {}; interrupting its handler",
+        grant.guid(),
+        grant.kind(),
+        grant.instance(),
+        item.fencedReason());
+    call.interrupt();
+    if (!call.awaitEnd(stopWait)) {
+      runaways.add(grant.guid(), grant.kind(), grant.instance(), "run", call.thread());
+    }
+    return abandonedResult(item);
+  }
+
+  private static RunResult abandonedResult(RunningItem item) {
+    if (item.abandoned != null) {
+      throw item.abandoned;
+    }
+    return new RunResult(
+        true, item.lastSaved(), false, null, item.fencedReason(), item.shutdownSeen());
   }
 
   @Override
@@ -103,19 +188,80 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
                     ApplicationFailure.newNonRetryableFailure(
                         "no handler for kind '" + input.kind() + "' on this worker",
                         "UnknownKind"));
+    Duration limit = finishedLimit();
+    AtomicReference<String> overrun = new AtomicReference<>();
+    WorkItemFence fence =
+        () -> {
+          String why = overrun.get();
+          if (why != null) {
+            throw new WorkItemFencedException(
+                "WorkItemFinished of " + input.guid() + " " + why + ": write refused");
+          }
+        };
+    WorkItemFinishedContext context =
+        new WorkItemFinishedContext(
+            input.guid(),
+            input.kind(),
+            input.instance(),
+            input.finalState(),
+            input.stateJson(),
+            input.restartFollows(),
+            fence);
+    StoppableCall<Void> call =
+        StoppableCall.start(
+            "work-item-finished-" + input.kind() + "-" + input.guid(),
+            () -> {
+              handler.finished(context);
+              return null;
+            });
+    boolean ended;
     try {
-      handler.finished(
-          new WorkItemFinishedContext(
-              input.guid(),
-              input.kind(),
-              input.instance(),
-              input.finalState(),
-              input.stateJson(),
-              input.restartFollows()));
+      ended = call.awaitEnd(limit);
+      if (!ended) {
+        overrun.set("overran its limit of " + limit);
+        call.interrupt();
+        log.error(
+            "work item {} instance {}: WorkItemFinished overran its limit of {}; interrupted, its"
+                + " writes refused",
+            input.guid(),
+            input.instance(),
+            limit);
+        if (!call.awaitEnd(stopWait)) {
+          runaways.add(input.guid(), input.kind(), input.instance(), "finished", call.thread());
+        }
+      }
+    } catch (InterruptedException stopping) {
+      overrun.set("was stopped with its worker");
+      call.interrupt();
+      Thread.currentThread().interrupt();
+      throw ApplicationFailure.newNonRetryableFailure(
+          "WorkItemFinished of " + input.guid() + " was stopped with its worker",
+          "FinishedStopped");
+    }
+    if (!ended) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "WorkItemFinished of "
+              + input.guid()
+              + " overran its limit of "
+              + limit
+              + ": interrupted, its further writes refused",
+          "FinishedOverran");
+    }
+    try {
+      call.get();
     } catch (Exception e) {
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           "WorkItemFinished of " + input.guid() + " failed: " + e, "FinishedFailed", e);
     }
+  }
+
+  /** The configured limit, never beyond the activity's StartToClose timeout. */
+  private Duration finishedLimit() {
+    Duration startToClose = Activity.getExecutionContext().getInfo().getStartToCloseTimeout();
+    if (startToClose == null || startToClose.isZero() || startToClose.isNegative()) {
+      return finishedLimit;
+    }
+    return startToClose.compareTo(finishedLimit) < 0 ? startToClose : finishedLimit;
   }
 
   /** The run context of one attempt; the watcher thread and the handler thread share it. */
@@ -128,6 +274,9 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
     private volatile FinishReason reason = FinishReason.NONE;
     private volatile ActivityCompletionException abandoned;
     private volatile boolean shutdownSeen;
+
+    /** Completed with the reason once the attempt no longer counts: the fence is closed. */
+    final CompletableFuture<String> fenced = new CompletableFuture<>();
 
     RunningItem(
         ActivityExecutionContext activity,
@@ -169,15 +318,68 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
       return shutdownSeen;
     }
 
+    String fencedReason() {
+      return fenced.getNow(null);
+    }
+
+    /** Closes the fence: every later write and progress save of the attempt is refused. */
+    void fence(String why) {
+      reason = FinishReason.ABANDONED;
+      fenced.complete(why);
+    }
+
+    private void refuseIfFenced(String call) {
+      String why = fencedReason();
+      if (why != null) {
+        throw new WorkItemFencedException(
+            "work item "
+                + grant.guid()
+                + " instance "
+                + grant.instance()
+                + " (attempt "
+                + input.token()
+                + "): "
+                + why
+                + "; "
+                + call
+                + " refused",
+            abandoned);
+      }
+    }
+
     @Override
     public void saveProgress(String stateJson) {
+      refuseIfFenced("saveProgress");
       lastSaved = stateJson;
-      if (abandoned != null) {
-        throw abandoned;
-      }
       heartbeat();
-      if (abandoned != null) {
-        throw abandoned;
+      refuseIfFenced("saveProgress");
+    }
+
+    @Override
+    public void checkCurrent() {
+      refuseIfFenced("write");
+      RunAttempt now;
+      try {
+        now = control.attempt(grant.guid());
+      } catch (RuntimeException e) {
+        throw new WorkItemFencedException(
+            "work item "
+                + grant.guid()
+                + ": could not confirm that attempt "
+                + input.token()
+                + " still counts ("
+                + e.getMessage()
+                + "); write refused",
+            e);
+      }
+      if (!now.counts(grant.instance(), input.token())) {
+        fence(
+            "the attempt no longer counts (the item is "
+                + now.state()
+                + " in instance "
+                + now.instance()
+                + ")");
+        refuseIfFenced("write");
       }
     }
 
@@ -193,22 +395,27 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
 
     /**
      * Runs on the watcher thread: heartbeat, then look whether the workflow asks the item to
-     * finish.
+     * finish, or has given the attempt up.
      */
     void watch() {
       try {
         heartbeat();
-        if (abandoned != null) {
+        if (fencedReason() != null) {
           return;
         }
+        WorkItemState state = control.state(input.guid());
         FinishReason fromState =
-            switch (control.state(input.guid())) {
+            switch (state) {
               case Running -> FinishReason.NONE;
               case CancellingBySystem -> FinishReason.MAX_RUN_TIME;
               case CancellingByUser -> FinishReason.CANCELLED;
               case ShutdownRequest -> FinishReason.SHUTDOWN;
               default -> FinishReason.ABANDONED;
             };
+        if (fromState == FinishReason.ABANDONED) {
+          fence("the item is " + state + ", the attempt was given up");
+          return;
+        }
         // A cancel overrides an earlier reason: the item is to end Cancelled, without a successor.
         if (fromState != FinishReason.NONE
             && (reason == FinishReason.NONE || fromState == FinishReason.CANCELLED)) {
@@ -238,7 +445,7 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
         }
       } catch (ActivityCompletionException gone) {
         abandoned = gone;
-        reason = FinishReason.ABANDONED;
+        fence("the server gave the attempt up (" + gone.getClass().getSimpleName() + ")");
       }
     }
   }

@@ -16,6 +16,12 @@ public interface WorkItemControl {
   /** The item's current state as the workflow sees it. */
   WorkItemState state(String guid);
 
+  /**
+   * The attempt the item counts now (instance, token, state): the fence a handler's writes are
+   * checked against.
+   */
+  RunAttempt attempt(String guid);
+
   /** Tells the workflow that the worker running the item is shutting down. */
   void reportShutdown(String guid, long token);
 }

@@ -1,6 +1,11 @@
 package io.jimflow.workitem;
 
-/** What a running handler sees: its item, a way to save progress, and the should-finish request. */
+import java.util.concurrent.Callable;
+
+/**
+ * What a running handler sees: its item, a way to save progress, the should-finish request, and the
+ * fence its writes pass through.
+ */
 public interface WorkItemRunContext {
 
   String guid();
@@ -15,10 +20,27 @@ public interface WorkItemRunContext {
 
   /**
    * Saves progress: the state a restarted instance continues from if this one is interrupted or
-   * lost. Also a heartbeat; throws {@link io.temporal.client.ActivityCompletionException} when the
-   * attempt was abandoned (the handler must then stop; nothing it does afterwards counts).
+   * lost. Also a heartbeat; throws {@link WorkItemFencedException} once the attempt was abandoned
+   * (the handler must then stop; nothing it does afterwards counts).
    */
   void saveProgress(String stateJson);
+
+  /**
+   * Returns when this attempt still counts; throws {@link WorkItemFencedException} once it does not
+   * (the item was Killed, the server gave the attempt up): the handler must then stop, and nothing
+   * it writes afterwards may count. Asks the work manager each time; a handler calls it (or {@link
+   * #write}) before every write to a store of its own.
+   */
+  void checkCurrent();
+
+  /**
+   * Runs {@code write} only while this attempt still counts ({@link #checkCurrent()} first), so a
+   * killed handler that loops on writes is refused and writes nothing more.
+   */
+  default <T> T write(Callable<T> write) throws Exception {
+    checkCurrent();
+    return write.call();
+  }
 
   /**
    * True once the item received WorkItemShouldFinish: its max run time passed, a user cancelled it,

@@ -42,6 +42,15 @@ final class ScriptedHandler implements WorkItemHandler {
   /** Opened by a test: WorkItemFinished of an item with {@code "finishedWaits"} returns. */
   final CountDownLatch finishedGate = new CountDownLatch(1);
 
+  /** A store the handlers write to through their context's fence ({@code "guid:what"}). */
+  final List<String> store = new CopyOnWriteArrayList<>();
+
+  /** Writes the fence refused, in order. */
+  final List<WorkItemFencedException> refused = new CopyOnWriteArrayList<>();
+
+  /** {@code "run:guid"} / {@code "finished:guid"} for every handler call that was interrupted. */
+  final List<String> interrupted = new CopyOnWriteArrayList<>();
+
   /** Progress saves of every run so far. */
   final AtomicInteger steps = new AtomicInteger();
 
@@ -167,6 +176,33 @@ final class ScriptedHandler implements WorkItemHandler {
         }
         return WorkItemRunOutcome.stopped(s.toString());
       }
+      case "writeIgnoring" -> {
+        // Ignores should-finish and loops writing; swallows refused writes (a careless handler
+        // that logs and goes on). Interrupted, it tries one more write, then stops, unless
+        // "ignoreInterrupt" says it ignores that too.
+        boolean ignoreInterrupt = s.path("ignoreInterrupt").asBoolean();
+        boolean wasInterrupted = false;
+        while (true) {
+          try {
+            if (!tick()) {
+              return WorkItemRunOutcome.stopped(s.toString());
+            }
+          } catch (InterruptedException e) {
+            if (!wasInterrupted) {
+              interrupted.add("run:" + context.guid());
+              wasInterrupted = true;
+            }
+            write(context, "after-interrupt");
+            if (!ignoreInterrupt) {
+              throw e;
+            }
+          }
+          if (!held) {
+            s.put("step", s.path("step").asInt() + 1);
+            write(context, "step-" + s.path("step").asInt());
+          }
+        }
+      }
       case "hang" -> {
         if (context.instance() > s.path("hangInstances").asInt(Integer.MAX_VALUE)) {
           return WorkItemRunOutcome.done(s.toString());
@@ -196,6 +232,21 @@ final class ScriptedHandler implements WorkItemHandler {
     }
   }
 
+  /** A write through the context's fence; a refusal is recorded and swallowed. */
+  private void write(WorkItemRunContext context, String what) {
+    try {
+      context.write(() -> store.add(context.guid() + ":" + what));
+    } catch (WorkItemFencedException e) {
+      refused.add(e);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  List<String> storeOf(String guid) {
+    return store.stream().filter(w -> w.startsWith(guid + ":")).toList();
+  }
+
   private void save(WorkItemRunContext context, ObjectNode s) throws Exception {
     s.put("step", s.path("step").asInt() + 1);
     context.saveProgress(s.toString());
@@ -208,6 +259,21 @@ final class ScriptedHandler implements WorkItemHandler {
     if (JSON.readTree(context.state()).path("finishedWaits").asBoolean()
         && !finishedGate.await(60, TimeUnit.SECONDS)) {
       throw new IllegalStateException("the test never let WorkItemFinished return");
+    }
+    if (JSON.readTree(context.state()).path("finishedOverruns").asBoolean()) {
+      // Overruns its limit; interrupted, it tries a write before it gives up.
+      try {
+        release.await(60, TimeUnit.SECONDS);
+        throw new IllegalStateException("WorkItemFinished was never interrupted");
+      } catch (InterruptedException e) {
+        interrupted.add("finished:" + context.guid());
+        try {
+          context.write(() -> store.add(context.guid() + ":finished-after-interrupt"));
+        } catch (WorkItemFencedException refusedWrite) {
+          refused.add(refusedWrite);
+        }
+        throw e;
+      }
     }
     if (JSON.readTree(context.state()).path("failingFinished").asBoolean()) {
       throw new IllegalStateException("finished broke");

@@ -1,14 +1,18 @@
 package io.jimflow.workitem;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.testing.TestActivityEnvironment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +40,11 @@ class WorkItemActivitiesImplTest {
     }
 
     @Override
+    public RunAttempt attempt(String guid) {
+      return new RunAttempt(1, claims.isEmpty() ? 0 : claims.get(claims.size() - 1), state.get());
+    }
+
+    @Override
     public void reportShutdown(String guid, long token) {}
   }
 
@@ -45,8 +54,18 @@ class WorkItemActivitiesImplTest {
       WorkItemRunOutcome run(WorkItemRunContext c) throws Exception;
     }
 
+    interface FinishedBody {
+      void finished(WorkItemFinishedContext c) throws Exception;
+    }
+
     volatile Body body = c -> WorkItemRunOutcome.done(c.state());
+    volatile FinishedBody finishedBody = c -> {};
     volatile int runs;
+
+    @Override
+    public void finished(WorkItemFinishedContext context) throws Exception {
+      finishedBody.finished(context);
+    }
 
     @Override
     public String kind() {
@@ -63,12 +82,25 @@ class WorkItemActivitiesImplTest {
   private final TestActivityEnvironment env = TestActivityEnvironment.newInstance();
   private final FakeControl control = new FakeControl();
   private final Probe probe = new Probe();
+  private final RunawayHandlers runaways = new RunawayHandlers();
   private final WorkItemActivities activities;
+
+  /** What the handler under test wrote through its fence, and what was refused. */
+  private final List<String> store = new CopyOnWriteArrayList<>();
+
+  private final List<WorkItemFencedException> refused = new CopyOnWriteArrayList<>();
+  private final CountDownLatch interrupted = new CountDownLatch(1);
+  private final CountDownLatch letGo = new CountDownLatch(1);
 
   WorkItemActivitiesImplTest() {
     env.registerActivitiesImplementations(
         new WorkItemActivitiesImpl(
-            new WorkItemHandlerRegistry(List.of(probe)), control, Duration.ofMillis(20)));
+            new WorkItemHandlerRegistry(List.of(probe)),
+            control,
+            Duration.ofMillis(20),
+            Duration.ofMillis(300),
+            Duration.ofMillis(500),
+            runaways));
     activities =
         env.newActivityStub(
             WorkItemActivities.class,
@@ -81,7 +113,146 @@ class WorkItemActivitiesImplTest {
 
   @AfterEach
   void tearDown() {
+    letGo.countDown();
     env.close();
+  }
+
+  @Test
+  void aKilledHandlerIsRefusedItsNextWriteAndInterruptedAndTheRunReturns() {
+    probe.body =
+        c -> {
+          try {
+            for (int i = 0; ; i++) {
+              int n = i;
+              try {
+                c.write(() -> store.add("write " + n));
+              } catch (WorkItemFencedException e) {
+                refused.add(e);
+              }
+              if (n == 2) {
+                // What the workflow does when the grace period runs out.
+                control.state.set(WorkItemState.Killed);
+              }
+              Thread.sleep(10);
+            }
+          } catch (InterruptedException e) {
+            interrupted.countDown();
+            try {
+              c.write(() -> store.add("after the interrupt"));
+            } catch (WorkItemFencedException refusedWrite) {
+              refused.add(refusedWrite);
+            }
+            throw e;
+          }
+        };
+
+    RunResult result = activities.run(new RunInput("g", "probe", 1, 4));
+
+    assertThat(store).containsExactly("write 0", "write 1", "write 2");
+    assertThat(refused).isNotEmpty();
+    assertThat(refused.get(0))
+        .hasMessageContaining("work item g instance 1 (attempt 4)")
+        .hasMessageContaining("Killed")
+        .hasMessageContaining("write refused");
+    assertThat(interrupted.getCount()).isZero();
+    assertThat(result.error()).contains("Killed");
+    assertThat(runaways.healthy()).isTrue();
+  }
+
+  @Test
+  void progressSavedAfterTheKillIsRefusedToo() {
+    probe.body =
+        c -> {
+          c.saveProgress("{\"n\":1}");
+          control.state.set(WorkItemState.Killed);
+          long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+          while (System.nanoTime() < deadline) {
+            try {
+              c.saveProgress("{\"n\":2}");
+            } catch (WorkItemFencedException e) {
+              refused.add(e);
+              return WorkItemRunOutcome.stopped("{\"n\":2}");
+            }
+            // Not Thread.sleep: the interrupt that follows the refusal must not end the loop first.
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+          }
+          throw new AssertionError("saveProgress was never refused");
+        };
+
+    RunResult result = activities.run(new RunInput("g", "probe", 1, 1));
+
+    assertThat(refused)
+        .singleElement()
+        .satisfies(e -> assertThat(e).hasMessageContaining("saveProgress refused"));
+    assertThat(result.claimed()).isTrue();
+  }
+
+  @Test
+  void aHandlerThatIgnoresTheInterruptIsLeftBehindAndReportedAsARunaway() throws Exception {
+    probe.body =
+        c -> {
+          control.state.set(WorkItemState.Killed);
+          while (true) {
+            try {
+              if (letGo.await(10, TimeUnit.MILLISECONDS)) {
+                return WorkItemRunOutcome.stopped(c.state());
+              }
+            } catch (InterruptedException ignored) {
+              interrupted.countDown();
+            }
+          }
+        };
+
+    RunResult result = activities.run(new RunInput("g", "probe", 1, 1));
+
+    assertThat(result.error()).contains("Killed");
+    assertThat(interrupted.getCount()).isZero();
+    assertThat(runaways.current())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.guid()).isEqualTo("g");
+              assertThat(r.kind()).isEqualTo("probe");
+              assertThat(r.thread().getName()).isEqualTo("work-item-probe-g");
+              assertThat(r.thread().isAlive()).isTrue();
+            });
+    assertThat(runaways.healthy()).isFalse();
+
+    Thread thread = runaways.current().get(0).thread();
+    letGo.countDown();
+    thread.join(Duration.ofSeconds(30).toMillis());
+    assertThat(runaways.healthy()).isTrue();
+  }
+
+  @Test
+  void anOverrunningWorkItemFinishedIsInterruptedRefusedAndFails() {
+    probe.finishedBody =
+        c -> {
+          try {
+            letGo.await(60, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            interrupted.countDown();
+            try {
+              c.write(() -> store.add("late result"));
+            } catch (WorkItemFencedException refusedWrite) {
+              refused.add(refusedWrite);
+            }
+            throw e;
+          }
+        };
+
+    assertThatThrownBy(
+            () ->
+                activities.finished(
+                    new FinishedInput("g", "probe", 1, WorkItemState.Finished, "{}", false)))
+        .isInstanceOf(ActivityFailure.class)
+        .hasStackTraceContaining("WorkItemFinished of g overran its limit of PT0.5S");
+    assertThat(interrupted.getCount()).isZero();
+    assertThat(store).isEmpty();
+    assertThat(refused)
+        .singleElement()
+        .satisfies(e -> assertThat(e).hasMessageContaining("overran its limit of PT0.5S"));
+    assertThat(runaways.healthy()).isTrue();
   }
 
   @Test

@@ -36,11 +36,28 @@ final class WorkItemHarness implements AutoCloseable {
   final WorkflowClient client;
   final ScriptedHandler handler;
   private final TestServiceStubs testService;
+  final RunawayHandlers runaways = new RunawayHandlers();
   private final Duration watchInterval;
   private final int runSlots;
+  private final Duration stopWait;
+  private final Duration finishedLimit;
   private WorkerFactory runWorkers;
 
   WorkItemHarness(Duration watchInterval, int runSlots) {
+    this(
+        watchInterval,
+        runSlots,
+        WorkItemActivitiesImpl.DEFAULT_STOP_WAIT,
+        WorkItemActivitiesImpl.FINISHED_LIMIT);
+  }
+
+  /**
+   * @param stopWait how long an interrupted handler has to end before its slot is released
+   * @param finishedLimit WorkItemFinished's limit on the run worker
+   */
+  WorkItemHarness(Duration watchInterval, int runSlots, Duration stopWait, Duration finishedLimit) {
+    this.stopWait = stopWait;
+    this.finishedLimit = finishedLimit;
     this.env = JimflowTestEnvironment.newEnvironment();
     this.client = env.getWorkflowClient();
     this.testService =
@@ -68,7 +85,10 @@ final class WorkItemHarness implements AutoCloseable {
         new WorkItemActivitiesImpl(
             new WorkItemHandlerRegistry(List.of(handler)),
             new TemporalWorkItemControl(client),
-            watchInterval));
+            watchInterval,
+            stopWait,
+            finishedLimit,
+            runaways));
     runWorkers.start();
   }
 

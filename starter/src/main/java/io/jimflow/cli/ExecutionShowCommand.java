@@ -8,6 +8,7 @@ import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepRecord;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -41,32 +42,20 @@ public class ExecutionShowCommand extends ClientCommand {
     } catch (NotFoundException notInTemporal) {
       return showStored(client.storedExecution(workflowId));
     }
+    Map<String, Object> document =
+        document(
+            execution.scheduleId(),
+            execution.scheduleName(),
+            execution.status(),
+            execution.message());
+    document.put("startedAt", execution.startedAt());
+    document.put("endedAt", execution.endedAt());
+    document.put("steps", execution.steps());
     if (json) {
-      Map<String, Object> document = new LinkedHashMap<>();
-      document.put("workflowId", workflowId);
-      document.put("scheduleId", execution.scheduleId());
-      document.put("scheduleName", execution.scheduleName());
-      document.put("status", execution.status());
-      document.put("message", execution.message());
-      document.put("startedAt", execution.startedAt());
-      document.put("endedAt", execution.endedAt());
-      document.put("steps", execution.steps());
       out().println(Json.write(document));
       return JimflowCli.OK;
     }
-    out().println("Execution " + workflowId);
-    out()
-        .println(
-            "  Schedule: "
-                + execution.scheduleId()
-                + (execution.scheduleName() == null ? "" : " (" + execution.scheduleName() + ")"));
-    out().println("  Status:   " + execution.status());
-    if (execution.message() != null && !execution.message().isBlank()) {
-      out().println("  Message:  " + execution.message());
-    }
-    out().println("  Started:  " + (execution.startedAt() == null ? "-" : execution.startedAt()));
-    out().println("  Ended:    " + (execution.endedAt() == null ? "-" : execution.endedAt()));
-    out().println();
+    printHeader("Execution " + workflowId, document, Map.of());
     Table table = new Table("INDEX", "STEP", "STATUS", "ATTEMPTS", "MESSAGE");
     for (StepOutcome step : execution.steps()) {
       table.row(
@@ -78,45 +67,29 @@ public class ExecutionShowCommand extends ClientCommand {
 
   /** An execution Temporal no longer has, from the store's execution history. */
   private int showStored(ExecutionRecord execution) {
+    Map<String, Object> document =
+        document(
+            execution.scheduleId(),
+            execution.scheduleName(),
+            execution.status(),
+            execution.message());
+    document.put("trigger", execution.trigger());
+    document.put("initiator", execution.initiator());
+    document.put("startedAt", execution.startedAt());
+    document.put("endedAt", execution.endedAt());
+    document.put("steps", execution.steps());
     if (json) {
-      Map<String, Object> document = new LinkedHashMap<>();
-      document.put("workflowId", workflowId);
-      document.put("source", ExecutionSummary.STORE);
-      document.put("scheduleId", execution.scheduleId());
-      document.put("scheduleName", execution.scheduleName());
-      document.put("status", execution.status());
-      document.put("message", execution.message());
-      document.put("trigger", execution.trigger());
-      document.put("initiator", execution.initiator());
-      document.put("startedAt", execution.startedAt());
-      document.put("endedAt", execution.endedAt());
-      document.put("steps", execution.steps());
-      out().println(Json.write(document));
+      Map<String, Object> withSource = new LinkedHashMap<>();
+      withSource.put("workflowId", workflowId);
+      withSource.put("source", ExecutionSummary.STORE);
+      withSource.putAll(document);
+      out().println(Json.write(withSource));
       return JimflowCli.OK;
     }
-    out().println("Execution " + workflowId + " (from the store: Temporal no longer has it)");
-    out()
-        .println(
-            "  Schedule:  "
-                + execution.scheduleId()
-                + (execution.scheduleName() == null ? "" : " (" + execution.scheduleName() + ")"));
-    out().println("  Status:    " + execution.status());
-    if (execution.message() != null && !execution.message().isBlank()) {
-      out().println("  Message:   " + execution.message());
-    }
-    if (execution.initiator() != null) {
-      Initiator initiator = execution.initiator();
-      out()
-          .println(
-              "  Initiator: "
-                  + initiator.type()
-                  + " "
-                  + (initiator.name() == null ? initiator.id() : initiator.name())
-                  + (execution.trigger() == null ? "" : " (" + execution.trigger() + ")"));
-    }
-    out().println("  Started:   " + (execution.startedAt() == null ? "-" : execution.startedAt()));
-    out().println("  Ended:     " + (execution.endedAt() == null ? "-" : execution.endedAt()));
-    out().println();
+    printHeader(
+        "Execution " + workflowId + " (from the store: Temporal no longer has it)",
+        document,
+        Collections.singletonMap("Initiator", initiatorLine(execution)));
     Table table = new Table("INDEX", "STEP", "STATUS", "ATTEMPTS", "RUN RECORD", "MESSAGE");
     for (StepRecord step : execution.steps()) {
       table.row(
@@ -137,6 +110,56 @@ public class ExecutionShowCommand extends ClientCommand {
                   + " step(s) have no record: they had not ended when it stopped recording.");
     }
     return JimflowCli.OK;
+  }
+
+  /** The fields both views share, in the order of the JSON document. */
+  private Map<String, Object> document(
+      String scheduleId, String scheduleName, Object status, String message) {
+    Map<String, Object> document = new LinkedHashMap<>();
+    document.put("workflowId", workflowId);
+    document.put("scheduleId", scheduleId);
+    document.put("scheduleName", scheduleName);
+    document.put("status", status);
+    document.put("message", message);
+    return document;
+  }
+
+  /**
+   * The lines above the step table: schedule, status, message (when there is one), {@code extra}
+   * lines (when not null), start and end, with the values aligned.
+   */
+  private void printHeader(String title, Map<String, Object> document, Map<String, String> extra) {
+    Map<String, Object> lines = new LinkedHashMap<>();
+    Object name = document.get("scheduleName");
+    lines.put("Schedule", document.get("scheduleId") + (name == null ? "" : " (" + name + ")"));
+    lines.put("Status", document.get("status"));
+    Object message = document.get("message");
+    if (message != null && !message.toString().isBlank()) {
+      lines.put("Message", message);
+    }
+    extra.forEach(
+        (label, value) -> {
+          if (value != null) {
+            lines.put(label, value);
+          }
+        });
+    lines.put("Started", document.get("startedAt") == null ? "-" : document.get("startedAt"));
+    lines.put("Ended", document.get("endedAt") == null ? "-" : document.get("endedAt"));
+    int width = lines.keySet().stream().mapToInt(String::length).max().orElse(0) + 1;
+    out().println(title);
+    lines.forEach((label, value) -> out().printf("  %-" + width + "s %s%n", label + ":", value));
+    out().println();
+  }
+
+  private static String initiatorLine(ExecutionRecord execution) {
+    Initiator initiator = execution.initiator();
+    if (initiator == null) {
+      return null;
+    }
+    return initiator.type()
+        + " "
+        + (initiator.name() == null ? initiator.id() : initiator.name())
+        + (execution.trigger() == null ? "" : " (" + execution.trigger() + ")");
   }
 
   private static String firstLine(String message) {

@@ -63,6 +63,13 @@ public interface WorkItemWorkflow {
   @SignalMethod
   void shutdownRequested(ShutdownNotice notice);
 
+  /**
+   * The attempt the item counts now; a run activity checks its token against it before every write
+   * of its handler (the fence of a Killed attempt).
+   */
+  @QueryMethod
+  RunAttempt attempt();
+
   /** State, category, instance count and the full transition log with times. */
   @QueryMethod
   WorkItemView show();

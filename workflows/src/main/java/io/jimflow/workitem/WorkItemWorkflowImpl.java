@@ -63,7 +63,10 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   private int restartsUsed;
   private WorkItemState state;
 
-  /** Identifies the current queued run attempt; bumped whenever the queued attempt is withdrawn. */
+  /**
+   * Identifies the current run attempt; bumped whenever the queued attempt is withdrawn and when a
+   * running attempt is abandoned (Killed), which fences that attempt's further writes.
+   */
   private long runToken;
 
   private boolean changed;
@@ -218,6 +221,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
                   + spec.gracePeriod()
                   + "; attempt abandoned");
           abandoned = true;
+          // A new token: the abandoned attempt's writes are refused from now on (its fence).
+          runToken++;
           runScope.cancel();
         }
         default -> {
@@ -531,6 +536,11 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     if (notice != null && notice.token() == runToken) {
       shutdownRequested = true;
     }
+  }
+
+  @Override
+  public RunAttempt attempt() {
+    return new RunAttempt(instance, runToken, currentState());
   }
 
   @Override

@@ -45,7 +45,8 @@ class ResourceExclusionTest {
     Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(
         ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
-    worker.registerActivitiesImplementations(steps, new FakeResourceActivities());
+    worker.registerActivitiesImplementations(
+        steps, new FakeResourceActivities(), new RecordingExecutionRecords());
     env.start();
     client = env.getWorkflowClient();
   }
@@ -155,13 +156,17 @@ class ResourceExclusionTest {
 
   @Test
   void aHolderTerminatedWithoutReleasingLosesTheResourceToTheNextClaimant() throws Exception {
-    steps.on("stuck import", runsUntil(new CountDownLatch(1), Duration.ofSeconds(60)));
+    CountDownLatch stuckWorker = new CountDownLatch(1);
+    steps.on("stuck import", runsUntil(stuckWorker, Duration.ofSeconds(60)));
     WorkflowStub stuck = start("stuck", aStep(0, "stuck import").runProfile("HR", "Full Import"));
     awaitCondition(() -> steps.started.contains("stuck import"));
     WorkflowStub next = start("next", aStep(0, "next import").runProfile("HR", "Full Import"));
     awaitProgress(next, p -> p.steps().get(0).message() != null);
 
     stuck.terminate("operator");
+    // The terminated execution never gives the resource back, whatever its step does now; the
+    // step's activity is let go so that it does not keep running until its 60 s are up.
+    stuckWorker.countDown();
     // The lock learns of it by its next probe of the holder.
     env.sleep(ResourceLockWorkflowImpl.PROBE_INTERVAL.plusSeconds(1));
 

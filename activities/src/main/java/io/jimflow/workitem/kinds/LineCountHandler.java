@@ -169,11 +169,15 @@ public final class LineCountHandler implements WorkItemHandler {
       result.put("fnv1a64", Long.toHexString(state.hashOrStart()));
       result.put("complete", state.complete());
       result.put("resumedFrom", state.resumedFrom());
-      Files.writeString(
-          Path.of(state.resultPath()),
-          json.writeValueAsString(result) + "\n",
-          StandardOpenOption.CREATE,
-          StandardOpenOption.APPEND);
+      String line = json.writeValueAsString(result) + "\n";
+      // Through the fence: a WorkItemFinished that overran its limit appends nothing.
+      context.write(
+          () ->
+              Files.writeString(
+                  Path.of(state.resultPath()),
+                  line,
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.APPEND));
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.jimflow.worker.workitem;
 
+import io.jimflow.workitem.WorkItemActivitiesImpl;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -9,11 +10,30 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param watchInterval how often a running item heartbeats and looks for WorkItemShouldFinish; keep
  *     it well below the items' heartbeat timeout (default 30 s)
+ * @param stopWait how long a killed handler, once interrupted, has to end before the run activity
+ *     gives its slot back without it and reports the worker unhealthy (default 10 s)
+ * @param finishedLimit WorkItemFinished's limit (default and most 1 minute, its StartToClose
+ *     timeout); past it the call is interrupted and its writes refused
  */
 @ConfigurationProperties("jimflow.work-items")
-public record WorkItemSettings(Duration watchInterval) {
+public record WorkItemSettings(Duration watchInterval, Duration stopWait, Duration finishedLimit) {
 
   public WorkItemSettings {
     watchInterval = watchInterval == null ? Duration.ofSeconds(2) : watchInterval;
+    stopWait = stopWait == null ? WorkItemActivitiesImpl.DEFAULT_STOP_WAIT : stopWait;
+    finishedLimit = finishedLimit == null ? WorkItemActivitiesImpl.FINISHED_LIMIT : finishedLimit;
+    if (stopWait.isNegative() || stopWait.isZero()) {
+      throw new IllegalArgumentException(
+          "jimflow.work-items.stop-wait must be positive, got " + stopWait);
+    }
+    if (finishedLimit.isNegative()
+        || finishedLimit.isZero()
+        || finishedLimit.compareTo(WorkItemActivitiesImpl.FINISHED_LIMIT) > 0) {
+      throw new IllegalArgumentException(
+          "jimflow.work-items.finished-limit must lie between 0 and "
+              + WorkItemActivitiesImpl.FINISHED_LIMIT
+              + " (WorkItemFinished's StartToClose timeout), got "
+              + finishedLimit);
+    }
   }
 }

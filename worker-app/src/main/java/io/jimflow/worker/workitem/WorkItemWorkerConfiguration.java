@@ -3,6 +3,7 @@ package io.jimflow.worker.workitem;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jimflow.common.JimflowDataConverter;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.workitem.RunawayHandlers;
 import io.jimflow.workitem.TemporalWorkItemControl;
 import io.jimflow.workitem.WorkItemActivitiesImpl;
 import io.jimflow.workitem.WorkItemHandler;
@@ -42,11 +43,25 @@ public class WorkItemWorkerConfiguration {
     return new WorkItemHandlerRegistry(handlers);
   }
 
+  /** Handler threads that ignored their kill; the worker is unhealthy while one runs. */
+  @Bean
+  RunawayHandlers runawayHandlers() {
+    return new RunawayHandlers();
+  }
+
   @Bean
   WorkItemActivitiesImpl workItemActivities(
-      WorkItemHandlerRegistry handlers, WorkflowClient client, WorkItemSettings settings) {
+      WorkItemHandlerRegistry handlers,
+      WorkflowClient client,
+      WorkItemSettings settings,
+      RunawayHandlers runaways) {
     return new WorkItemActivitiesImpl(
-        handlers, new TemporalWorkItemControl(client), settings.watchInterval());
+        handlers,
+        new TemporalWorkItemControl(client),
+        settings.watchInterval(),
+        settings.stopWait(),
+        settings.finishedLimit(),
+        runaways);
   }
 
   /**
