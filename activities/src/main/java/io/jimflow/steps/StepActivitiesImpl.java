@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs schedule steps: RunProfile steps through the {@link RunProfileExecutor}, Executable steps
- * through the {@link ExecutableRunner}. Every failure it raises carries the attempt in a {@link
- * StepFailureDetails}, so that the execution reports attempts honestly.
+ * through the {@link ExecutableRunner}, SqlScript steps through the {@link SqlScriptRunner}. Every
+ * failure it raises carries the attempt in a {@link StepFailureDetails}, so that the execution
+ * reports attempts honestly.
  */
 public class StepActivitiesImpl implements StepActivities {
 
@@ -37,6 +38,7 @@ public class StepActivitiesImpl implements StepActivities {
 
   private final RunProfileExecutor runProfiles;
   private final ExecutableRunner executables;
+  private final SqlScriptRunner sqlScripts;
   private final Secrets secrets;
 
   public StepActivitiesImpl(RunProfileExecutor runProfiles, ExecutableRunner executables) {
@@ -48,8 +50,25 @@ public class StepActivitiesImpl implements StepActivities {
    */
   public StepActivitiesImpl(
       RunProfileExecutor runProfiles, ExecutableRunner executables, Secrets secrets) {
+    this(
+        runProfiles,
+        executables,
+        SqlScriptRunner.unconfigured("this worker has no SQL connections"),
+        secrets);
+  }
+
+  /**
+   * @param sqlScripts runs SqlScript steps
+   * @param secrets the worker's secrets: every message a step sends back has their values masked
+   */
+  public StepActivitiesImpl(
+      RunProfileExecutor runProfiles,
+      ExecutableRunner executables,
+      SqlScriptRunner sqlScripts,
+      Secrets secrets) {
     this.runProfiles = runProfiles;
     this.executables = executables;
+    this.sqlScripts = sqlScripts;
     this.secrets = secrets;
   }
 
@@ -142,45 +161,74 @@ public class StepActivitiesImpl implements StepActivities {
   private StepRunResult run(
       StepRunRequest request, HeartbeatStepProgress progress, int attempt, ActivityInfo info) {
     StepDefinition step = request.step();
-    if (step.runProfile() != null && step.executable() == null) {
+    int types =
+        (step.runProfile() == null ? 0 : 1)
+            + (step.executable() == null ? 0 : 1)
+            + (step.sqlScript() == null ? 0 : 1);
+    if (types != 1) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "Step '"
+              + step.name()
+              + "' must have exactly one step type (runProfile, executable or sqlScript)",
+          StepFailures.CONFIGURATION_ERROR);
+    }
+    if (step.runProfile() != null) {
       RunProfileOutcome outcome = runProfiles.execute(runProfileRun(request, attempt), progress);
       return new StepRunResult(
           outcome.status(), attempt, outcome.message(), outcome.stats(), outcome.runRecordId());
     }
-    if (step.executable() != null && step.runProfile() == null) {
-      Duration timeout =
-          info.getStartToCloseTimeout() == null || info.getStartToCloseTimeout().isZero()
-              ? StepOptions.timeout(step)
-              : info.getStartToCloseTimeout();
-      ExecutableRunner.Finished finished =
-          executables.run(
-              step.executable(), jimflowEnvironment(request, attempt), progress, timeout);
-      if (finished.exitCode() != 0) {
-        // The first line names the code and the program's last words; the execution's message
-        // quotes only first lines.
-        String lastLine =
-            finished.output().lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("");
-        throw ApplicationFailure.newFailure(
-            "'"
-                + step.executable().path()
-                + "' exited with code "
-                + finished.exitCode()
-                + (lastLine.isEmpty() ? "" : ": " + lastLine + "\noutput:\n" + finished.output()),
-            StepFailures.EXECUTABLE_FAILED);
-      }
-      Map<String, Long> stats = new LinkedHashMap<>();
-      if (finished.processed() > 0 || finished.total() >= 0) {
-        stats.put("processed", finished.processed());
-      }
-      if (finished.total() >= 0) {
-        stats.put("total", finished.total());
-      }
-      String message = finished.output().isBlank() ? "exited with code 0" : finished.output();
-      return new StepRunResult(StepStatus.Complete, attempt, message, stats, null);
+    Duration timeout =
+        info.getStartToCloseTimeout() == null || info.getStartToCloseTimeout().isZero()
+            ? StepOptions.timeout(step)
+            : info.getStartToCloseTimeout();
+    return step.sqlScript() != null
+        ? runSqlScript(step, progress, attempt, timeout)
+        : runExecutable(request, progress, attempt, timeout);
+  }
+
+  private StepRunResult runSqlScript(
+      StepDefinition step, HeartbeatStepProgress progress, int attempt, Duration timeout) {
+    SqlScriptRunner.Finished finished = sqlScripts.run(step.sqlScript(), progress, timeout);
+    Map<String, Long> stats = new LinkedHashMap<>();
+    stats.put("statements", (long) finished.statements());
+    stats.put("updatedRows", finished.updatedRows());
+    String message =
+        finished.statements()
+            + " statements, "
+            + finished.updatedRows()
+            + " rows updated, committed on '"
+            + step.sqlScript().connection()
+            + "'";
+    return new StepRunResult(StepStatus.Complete, attempt, message, stats, null);
+  }
+
+  private StepRunResult runExecutable(
+      StepRunRequest request, HeartbeatStepProgress progress, int attempt, Duration timeout) {
+    StepDefinition step = request.step();
+    ExecutableRunner.Finished finished =
+        executables.run(step.executable(), jimflowEnvironment(request, attempt), progress, timeout);
+    if (finished.exitCode() != 0) {
+      // The first line names the code and the program's last words; the execution's message
+      // quotes only first lines.
+      String lastLine =
+          finished.output().lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("");
+      throw ApplicationFailure.newFailure(
+          "'"
+              + step.executable().path()
+              + "' exited with code "
+              + finished.exitCode()
+              + (lastLine.isEmpty() ? "" : ": " + lastLine + "\noutput:\n" + finished.output()),
+          StepFailures.EXECUTABLE_FAILED);
     }
-    throw ApplicationFailure.newNonRetryableFailure(
-        "Step '" + step.name() + "' must have exactly one step type (runProfile or executable)",
-        StepFailures.CONFIGURATION_ERROR);
+    Map<String, Long> stats = new LinkedHashMap<>();
+    if (finished.processed() > 0 || finished.total() >= 0) {
+      stats.put("processed", finished.processed());
+    }
+    if (finished.total() >= 0) {
+      stats.put("total", finished.total());
+    }
+    String message = finished.output().isBlank() ? "exited with code 0" : finished.output();
+    return new StepRunResult(StepStatus.Complete, attempt, message, stats, null);
   }
 
   private static RunProfileRun runProfileRun(StepRunRequest request, int attempt) {

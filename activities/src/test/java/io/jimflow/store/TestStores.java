@@ -33,6 +33,15 @@ public final class TestStores {
 
   /** A store in a new schema of the test PostgreSQL; close it to drop the schema. */
   public static PostgresStore postgres() {
+    PostgresSchema schema = postgresSchema();
+    Store store =
+        Store.open(new StoreSettings(schema.schemaUrl(), schema.user(), schema.password(), 4));
+    return new PostgresStore(
+        store, schema.url(), schema.user(), schema.password(), schema.schema());
+  }
+
+  /** A new, empty schema of the test PostgreSQL; close it to drop the schema. */
+  public static PostgresSchema postgresSchema() {
     String url = postgresUrl();
     String user = env("JIMFLOW_TEST_POSTGRES_USER", "jimflow");
     String password = env("JIMFLOW_TEST_POSTGRES_PASSWORD", "jimflow");
@@ -42,18 +51,32 @@ public final class TestStores {
       statement.execute("create schema " + schema);
     } catch (SQLException e) {
       fail(
-          "PostgreSQL store tests need a PostgreSQL at "
+          "PostgreSQL tests need a PostgreSQL at "
               + url
               + " ("
               + e.getMessage()
               + "). Run scripts/start-test-postgres.sh or set JIMFLOW_TEST_POSTGRES_URL,"
               + " JIMFLOW_TEST_POSTGRES_USER and JIMFLOW_TEST_POSTGRES_PASSWORD.");
     }
-    String separator = url.contains("?") ? "&" : "?";
-    Store store =
-        Store.open(
-            new StoreSettings(url + separator + "currentSchema=" + schema, user, password, 4));
-    return new PostgresStore(store, url, user, password, schema);
+    return new PostgresSchema(url, user, password, schema);
+  }
+
+  /** A schema of the test PostgreSQL. */
+  public record PostgresSchema(String url, String user, String password, String schema)
+      implements AutoCloseable {
+
+    /** The database URL with this schema as the current one. */
+    public String schemaUrl() {
+      return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    }
+
+    @Override
+    public void close() throws SQLException {
+      try (Connection connection = DriverManager.getConnection(url, user, password);
+          Statement statement = connection.createStatement()) {
+        statement.execute("drop schema " + schema + " cascade");
+      }
+    }
   }
 
   /**
@@ -100,10 +123,7 @@ public final class TestStores {
     @Override
     public void close() throws SQLException {
       store.close();
-      try (Connection connection = DriverManager.getConnection(url, user, password);
-          Statement statement = connection.createStatement()) {
-        statement.execute("drop schema " + schema + " cascade");
-      }
+      new PostgresSchema(url, user, password, schema).close();
     }
   }
 

@@ -1,12 +1,10 @@
 package io.jimflow.config;
 
+import static io.jimflow.config.ConfigNodes.entry;
+import static io.jimflow.config.ConfigNodes.items;
+import static io.jimflow.config.ConfigNodes.text;
+
 import io.jimflow.config.tree.ConfigNode;
-import io.jimflow.config.tree.ConfigNode.ListNode;
-import io.jimflow.config.tree.ConfigNode.MapNode;
-import io.jimflow.config.tree.ConfigNode.ScalarNode;
-import io.jimflow.config.tree.Problems;
-import io.jimflow.config.tree.YamlTreeReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -36,18 +34,12 @@ public final class ConnectedSystemsIndex {
    * none (or it cannot be read as YAML), in which case references are not checked.
    */
   public static Optional<ConnectedSystemsIndex> besides(Path schedulesFile) {
-    Path dir = schedulesFile.toAbsolutePath().getParent();
-    Path file = dir == null ? null : dir.resolve(FILE_NAME);
-    if (file == null || !Files.isRegularFile(file)) {
-      return Optional.empty();
-    }
-    Problems problems = new Problems(file.toString());
-    Optional<ConfigNode> root = YamlTreeReader.read(file, file.toString(), problems);
-    if (root.isEmpty() || !problems.isEmpty()) {
+    Optional<ConfigNodes.Beside> beside = ConfigNodes.beside(schedulesFile, FILE_NAME);
+    if (beside.isEmpty()) {
       return Optional.empty();
     }
     Map<String, Set<String>> index = new LinkedHashMap<>();
-    for (ConfigNode system : items(entry(root.get(), "connectedSystems"))) {
+    for (ConfigNode system : items(entry(beside.get().root(), "connectedSystems"))) {
       Set<String> profiles = new LinkedHashSet<>();
       for (ConfigNode profile : items(entry(system, "runProfiles"))) {
         text(entry(profile, "id")).ifPresent(profiles::add);
@@ -56,7 +48,7 @@ public final class ConnectedSystemsIndex {
       text(entry(system, "id")).ifPresent(id -> index.put(id, profiles));
       text(entry(system, "name")).ifPresent(name -> index.put(name, profiles));
     }
-    return Optional.of(new ConnectedSystemsIndex(file, index));
+    return Optional.of(new ConnectedSystemsIndex(beside.get().file(), index));
   }
 
   /** What is wrong with a reference to a run profile of a connected system, if anything. */
@@ -85,31 +77,5 @@ public final class ConnectedSystemsIndex {
               + ")");
     }
     return Optional.empty();
-  }
-
-  private static Optional<ConfigNode> entry(ConfigNode node, String key) {
-    if (node instanceof MapNode map) {
-      return map.entries().stream()
-          .filter(e -> e.key().equals(key))
-          .findFirst()
-          .map(e -> e.value());
-    }
-    return Optional.empty();
-  }
-
-  private static Optional<ConfigNode> entry(Optional<ConfigNode> node, String key) {
-    return node.flatMap(n -> entry(n, key));
-  }
-
-  private static Iterable<ConfigNode> items(Optional<ConfigNode> node) {
-    return node.filter(ListNode.class::isInstance)
-        .map(n -> ((ListNode) n).items())
-        .orElse(java.util.List.of());
-  }
-
-  private static Optional<String> text(Optional<ConfigNode> node) {
-    return node.filter(ScalarNode.class::isInstance)
-        .map(n -> ((ScalarNode) n).text())
-        .filter(t -> !t.isBlank());
   }
 }

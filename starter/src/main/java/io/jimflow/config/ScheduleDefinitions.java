@@ -16,6 +16,7 @@ import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepDefinition.Limits;
 import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepDefinition.RunProfileStep;
+import io.jimflow.schedule.StepDefinition.SqlScriptStep;
 import io.jimflow.schedule.Trigger;
 import io.jimflow.schedules.BuiltInSchedules;
 import io.jimflow.secrets.SecretReference;
@@ -61,8 +62,8 @@ public final class ScheduleDefinitions {
   static final List<String> TRIGGER_KEYS = List.of("cron", "at", "every", "timezone");
   static final List<String> AT_KEYS = List.of("days", "times");
   static final List<String> EVERY_KEYS = List.of("minutes", "hours", "from", "to", "days");
-  static final List<String> SUPPORTED_STEP_TYPES = List.of("runProfile", "executable");
-  static final List<String> UNSUPPORTED_STEP_TYPES = List.of("powerShell", "sqlScript");
+  static final List<String> SUPPORTED_STEP_TYPES = List.of("runProfile", "executable", "sqlScript");
+  static final List<String> UNSUPPORTED_STEP_TYPES = List.of("powerShell");
   static final List<String> STEP_TYPES =
       List.of("runProfile", "executable", "powerShell", "sqlScript");
   static final List<String> STEP_KEYS =
@@ -81,6 +82,7 @@ public final class ScheduleDefinitions {
   static final List<String> RUN_PROFILE_KEYS = List.of("connectedSystem", "runProfile");
   static final List<String> EXECUTABLE_KEYS =
       List.of("path", "args", "workingDirectory", "env", "limits");
+  static final List<String> SQL_SCRIPT_KEYS = List.of("connection", "path");
   static final List<String> LIMIT_KEYS = List.of("cpuSeconds", "memoryMegabytes", "openFiles");
   static final List<String> RETRY_KEYS =
       List.of("maximumAttempts", "initialInterval", "backoffCoefficient");
@@ -103,11 +105,18 @@ public final class ScheduleDefinitions {
   /** Run profile references are checked against it when the schedules file has one beside it. */
   private final Optional<ConnectedSystemsIndex> systems;
 
+  /** SqlScript steps are checked against it when the schedules file has one beside it. */
+  private final Optional<SqlScriptsIndex> sqlScripts;
+
   private String scope;
 
-  private ScheduleDefinitions(Problems problems, Optional<ConnectedSystemsIndex> systems) {
+  private ScheduleDefinitions(
+      Problems problems,
+      Optional<ConnectedSystemsIndex> systems,
+      Optional<SqlScriptsIndex> sqlScripts) {
     this.problems = problems;
     this.systems = systems;
+    this.sqlScripts = sqlScripts;
   }
 
   /**
@@ -129,7 +138,8 @@ public final class ScheduleDefinitions {
     Problems problems = new Problems(file.toString());
     Optional<ConfigNode> root = YamlTreeReader.read(file, file.toString(), problems);
     ScheduleDefinitions reader =
-        new ScheduleDefinitions(problems, ConnectedSystemsIndex.besides(file));
+        new ScheduleDefinitions(
+            problems, ConnectedSystemsIndex.besides(file), SqlScriptsIndex.besides(file));
     List<ScheduleDefinition> definitions = root.map(reader::readFile).orElse(List.of());
     problems.throwIfAny();
     return new ScheduleFile(
@@ -140,13 +150,12 @@ public final class ScheduleDefinitions {
   public static List<ScheduleDefinition> parse(String yaml, String source) {
     Problems problems = new Problems(source);
     Optional<ConfigNode> root = YamlTreeReader.read(new StringReader(yaml), problems);
-    return finish(root, problems, Optional.empty());
-  }
-
-  private static List<ScheduleDefinition> finish(
-      Optional<ConfigNode> root, Problems problems, Optional<ConnectedSystemsIndex> systems) {
     List<ScheduleDefinition> definitions =
-        root.map(r -> new ScheduleDefinitions(problems, systems).readFile(r)).orElse(List.of());
+        root.map(
+                r ->
+                    new ScheduleDefinitions(problems, Optional.empty(), Optional.empty())
+                        .readFile(r))
+            .orElse(List.of());
     problems.throwIfAny();
     return definitions;
   }
@@ -423,6 +432,7 @@ public final class ScheduleDefinitions {
         step.fields("runProfile").flatMap(this::readRunProfile).orElse(null);
     ExecutableStep executable =
         step.fields("executable").flatMap(this::readExecutable).orElse(null);
+    SqlScriptStep sqlScript = step.fields("sqlScript").flatMap(this::readSqlScript).orElse(null);
     Boolean continueOnFailure = step.optional("continueOnFailure", Conversions.bool()).orElse(null);
     Optional<Duration> timeout = step.optional("timeout", Conversions.positiveDuration());
     RetrySettings retry = step.fields("retry").map(this::readRetry).orElse(null);
@@ -464,7 +474,8 @@ public final class ScheduleDefinitions {
             timeout.orElse(null),
             retry,
             heartbeatTimeout.orElse(null),
-            attemptTimeout.orElse(null)));
+            attemptTimeout.orElse(null),
+            sqlScript));
   }
 
   private Optional<RunProfileStep> readRunProfile(Fields r) {
@@ -504,6 +515,29 @@ public final class ScheduleDefinitions {
     Limits limits = e.fields("limits").map(this::readLimits).orElse(null);
     return Optional.of(
         new ExecutableStep(path.get(), args, workingDirectory.orElse(null), env, limits));
+  }
+
+  private Optional<SqlScriptStep> readSqlScript(Fields q) {
+    q.allowOnly(SQL_SCRIPT_KEYS);
+    Optional<String> connection = q.required("connection", Conversions.nonBlankText());
+    Optional<String> path =
+        q.required(
+            "path",
+            Conversions.nonBlankText().check(p -> ExecutablePaths.scriptProblem(p).orElse(null)));
+    if (connection.isEmpty() || path.isEmpty()) {
+      return Optional.empty();
+    }
+    sqlScripts.ifPresent(
+        index -> {
+          index
+              .connectionProblem(connection.get())
+              .ifPresent(
+                  message -> problems.at(q.lineOf("connection"), q.pathOf("connection"), message));
+          index
+              .scriptProblem(path.get())
+              .ifPresent(message -> problems.at(q.lineOf("path"), q.pathOf("path"), message));
+        });
+    return Optional.of(new SqlScriptStep(connection.get(), path.get()));
   }
 
   /**

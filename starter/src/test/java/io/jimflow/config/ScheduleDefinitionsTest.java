@@ -10,6 +10,7 @@ import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.schedule.ScheduleDefinition.OverlapPolicy;
 import io.jimflow.schedule.StepDefinition;
+import io.jimflow.schedule.StepDefinition.SqlScriptStep;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.DayOfWeek;
@@ -322,6 +323,77 @@ class ScheduleDefinitionsTest {
   }
 
   @Test
+  void sqlScriptStepsMustNameConnectionsAndScriptsOfTheSqlScriptsFileBesideIt(@TempDir Path dir)
+      throws Exception {
+    Files.createDirectories(dir.resolve("scripts/sql/nightly"));
+    Files.writeString(dir.resolve("scripts/sql/nightly/purge.sql"), "delete from t;");
+    Files.writeString(dir.resolve("outside.sql"), "delete from t;");
+    Files.createSymbolicLink(
+        dir.resolve("scripts/sql/escape.sql"), dir.resolve("outside.sql").toAbsolutePath());
+    Path config = Files.createDirectories(dir.resolve("config"));
+    Files.writeString(
+        config.resolve("sql-scripts.yaml"),
+        """
+        root: ../scripts/sql
+        connections:
+          - name: reporting
+          - name: warehouse
+        """);
+    Path file = config.resolve("schedules.yaml");
+    Files.writeString(
+        file,
+        """
+        schedules:
+          - id: a
+            steps:
+              - {index: 0, name: Fine, sqlScript: {connection: reporting, path: nightly/purge.sql}}
+              - {index: 1, name: Unknown, sqlScript: {connection: crm, path: nightly/purge.sql}}
+              - {index: 2, name: Missing, sqlScript: {connection: warehouse, path: nightly/prune.sql}}
+              - {index: 3, name: Link, sqlScript: {connection: warehouse, path: escape.sql}}
+        """);
+
+    Path root = dir.resolve("scripts/sql").toRealPath();
+    assertThatThrownBy(() -> ScheduleDefinitions.load(file))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .extracting(ConfigProblem::format)
+                    .containsExactly(
+                        file
+                            + ":5: schedules[0].steps[1].sqlScript.connection: connection 'crm'"
+                            + " is not in sql-scripts.yaml (known: reporting, warehouse)",
+                        file
+                            + ":6: schedules[0].steps[2].sqlScript.path: script"
+                            + " 'nightly/prune.sql' does not exist below the scripts root "
+                            + root,
+                        file
+                            + ":7: schedules[0].steps[3].sqlScript.path: script 'escape.sql'"
+                            + " leads outside the scripts root "
+                            + root));
+  }
+
+  @Test
+  void aValidSqlScriptStepIsReadWithItsConnectionAndPath(@TempDir Path dir) throws Exception {
+    Files.createDirectories(dir.resolve("sql"));
+    Files.writeString(dir.resolve("sql/purge.sql"), "delete from t;");
+    Files.writeString(
+        dir.resolve("sql-scripts.yaml"), "root: sql\nconnections:\n  - name: reporting\n");
+    Path file = dir.resolve("schedules.yaml");
+    Files.writeString(
+        file,
+        """
+        schedules:
+          - id: a
+            steps:
+              - {index: 0, name: Purge, sqlScript: {connection: reporting, path: purge.sql}}
+        """);
+
+    assertThat(ScheduleDefinitions.load(file).get(0).steps().get(0).sqlScript())
+        .isEqualTo(new SqlScriptStep("reporting", "purge.sql"));
+  }
+
+  @Test
   void theReportListsEveryProblemOfTheFileAndSaysNothingChanged() {
     ConfigException e =
         org.junit.jupiter.api.Assertions.assertThrows(
@@ -616,7 +688,8 @@ class ScheduleDefinitionsTest {
                     name: A
                     timeout: PT1M
             """,
-            List.of(":4: schedules[0].steps[0]: a step needs a type: runProfile or executable")),
+            List.of(
+                ":4: schedules[0].steps[0]: a step needs a type: runProfile or executable or sqlScript")),
         arguments(
             "a step with two types is reported",
             """
@@ -643,9 +716,9 @@ class ScheduleDefinitionsTest {
             """,
             List.of(
                 ":6: schedules[0].steps[0].execute: unknown step type 'execute'; did you mean"
-                    + " 'executable'? (step types: runProfile, executable)")),
+                    + " 'executable'? (step types: runProfile, executable, sqlScript)")),
         arguments(
-            "power shell and sql script steps are rejected as not supported yet",
+            "power shell steps are rejected as not supported yet",
             """
             schedules:
               - id: a
@@ -653,15 +726,32 @@ class ScheduleDefinitionsTest {
                   - index: 0
                     name: Tidy
                     powerShell: {script: tidy.ps1}
-                  - index: 1
-                    name: Purge
-                    sqlScript: {file: purge.sql}
             """,
             List.of(
                 ":6: schedules[0].steps[0].powerShell: powerShell steps are not supported yet;"
-                    + " use runProfile or executable (JIM would skip this step silently)",
-                ":9: schedules[0].steps[1].sqlScript: sqlScript steps are not supported yet; use"
-                    + " runProfile or executable (JIM would skip this step silently)")),
+                    + " use runProfile or executable or sqlScript (JIM would skip this step"
+                    + " silently)")),
+        arguments(
+            "a sql script step needs a connection and a path below the scripts root",
+            """
+            schedules:
+              - id: a
+                steps:
+                  - index: 0
+                    name: Purge
+                    sqlScript: {file: purge.sql}
+                  - {index: 1, name: B, sqlScript: {connection: reporting, path: ../etc/purge.sql}}
+                  - {index: 1, name: C, sqlScript: {connection: reporting, path: /tmp/purge.sql}}
+            """,
+            List.of(
+                ":6: schedules[0].steps[0].sqlScript.file: unknown key 'file'; known keys:"
+                    + " connection, path",
+                ":6: schedules[0].steps[0].sqlScript: missing required key 'connection'",
+                ":6: schedules[0].steps[0].sqlScript: missing required key 'path'",
+                ":7: schedules[0].steps[1].sqlScript.path: '../etc/purge.sql' leaves the scripts"
+                    + " root (root in sql-scripts.yaml)",
+                ":8: schedules[0].steps[2].sqlScript.path: '/tmp/purge.sql' must be relative to"
+                    + " the scripts root (root in sql-scripts.yaml)")),
         arguments(
             "executable paths must stay below the executables root",
             """

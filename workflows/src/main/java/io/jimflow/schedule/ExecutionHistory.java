@@ -117,11 +117,18 @@ final class ExecutionHistory {
 
   private StepRecord record(PlannedStep planned, StepOutcome outcome) {
     StepDefinition step = planned.definition();
-    String type = step.runProfile() != null ? "RunProfile" : "Executable";
-    String target =
-        step.runProfile() != null
-            ? step.runProfile().connectedSystem() + " / " + step.runProfile().runProfile()
-            : step.executable() == null ? null : step.executable().path();
+    String type;
+    String target;
+    if (step.runProfile() != null) {
+      type = "RunProfile";
+      target = step.runProfile().connectedSystem() + " / " + step.runProfile().runProfile();
+    } else if (step.sqlScript() != null) {
+      type = "SqlScript";
+      target = step.sqlScript().connection() + " / " + step.sqlScript().path();
+    } else {
+      type = "Executable";
+      target = step.executable() == null ? null : step.executable().path();
+    }
     String message = outcome.message();
     if (message != null && message.length() > MESSAGE_LIMIT) {
       message = message.substring(0, MESSAGE_LIMIT);

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * One step of a schedule. Steps with the same {@link #index} form a parallel group; groups run in
- * ascending index order. Exactly one step type ({@link #runProfile} or {@link #executable}) is set.
+ * ascending index order. Exactly one step type ({@link #runProfile}, {@link #executable} or {@link
+ * #sqlScript}) is set.
  *
  * @param continueOnFailure true = go on after this step fails, false = stop the execution, null =
  *     follow the schedule's {@code onStepFailure}
@@ -30,7 +31,32 @@ public record StepDefinition(
     Duration timeout,
     RetrySettings retry,
     Duration heartbeatTimeout,
-    @JsonInclude(Include.NON_NULL) Duration attemptTimeout) {
+    @JsonInclude(Include.NON_NULL) Duration attemptTimeout,
+    @JsonInclude(Include.NON_NULL) SqlScriptStep sqlScript) {
+
+  /** A RunProfile or Executable step. */
+  public StepDefinition(
+      int index,
+      String name,
+      RunProfileStep runProfile,
+      ExecutableStep executable,
+      Boolean continueOnFailure,
+      Duration timeout,
+      RetrySettings retry,
+      Duration heartbeatTimeout,
+      Duration attemptTimeout) {
+    this(
+        index,
+        name,
+        runProfile,
+        executable,
+        continueOnFailure,
+        timeout,
+        retry,
+        heartbeatTimeout,
+        attemptTimeout,
+        null);
+  }
 
   /** A step whose attempts are bounded only by the step's {@code timeout}. */
   public StepDefinition(
@@ -51,6 +77,7 @@ public record StepDefinition(
         timeout,
         retry,
         heartbeatTimeout,
+        null,
         null);
   }
 
@@ -92,6 +119,16 @@ public record StepDefinition(
    * @param openFiles open file descriptors
    */
   public record Limits(Long cpuSeconds, Long memoryMegabytes, Integer openFiles) {}
+
+  /**
+   * Runs a SQL script file below the worker's scripts root against one of the worker's named JDBC
+   * connections, all its statements in one transaction. The definition names the connection only:
+   * its URL, user and password stay on the worker.
+   *
+   * @param connection a connection name of the worker's {@code sql-scripts.yaml}
+   * @param path the script, relative to the scripts root
+   */
+  public record SqlScriptStep(String connection, String path) {}
 
   /** Retry policy of a step's attempts. Null fields take the defaults (3 attempts, 1 s, 2.0). */
   public record RetrySettings(

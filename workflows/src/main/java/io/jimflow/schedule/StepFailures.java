@@ -21,6 +21,15 @@ public final class StepFailures {
   /** An Executable step's program ran past the step timeout and was killed. */
   public static final String EXECUTABLE_TIMED_OUT = "ExecutableTimedOut";
 
+  /**
+   * A SqlScript step's statement failed; the transaction was rolled back. Retryable only when the
+   * database says a retry may succeed (SQLSTATE class 40, 08: a deadlock, a lost connection).
+   */
+  public static final String SQL_SCRIPT_FAILED = "SqlScriptFailed";
+
+  /** A SqlScript step's statement ran past the attempt's time; it was cancelled and rolled back. */
+  public static final String SQL_SCRIPT_TIMED_OUT = "SqlScriptTimedOut";
+
   /** The whole execution ended Failed; the failure's details carry the {@link ExecutionResult}. */
   public static final String EXECUTION_FAILED = "ScheduleExecutionFailed";
 

@@ -108,6 +108,13 @@ public final class StepOptions {
     if (step.executable() != null) {
       return step.name() + " · executable " + step.executable().path();
     }
+    if (step.sqlScript() != null) {
+      return step.name()
+          + " · SQL script "
+          + step.sqlScript().path()
+          + " on "
+          + step.sqlScript().connection();
+    }
     return step.name();
   }
 

@@ -7,7 +7,7 @@ import java.time.Instant;
  *
  * @param position the step's 0-based place in the execution's plan (its key with the execution)
  * @param index the step's group index from the schedule
- * @param type RunProfile or Executable
+ * @param type RunProfile, Executable or SqlScript
  * @param target what the step runs: "system / run profile", or the program's path
  * @param attempts how many attempts started (0 for a step that never started)
  * @param message why it failed or what it reported, possibly cut short

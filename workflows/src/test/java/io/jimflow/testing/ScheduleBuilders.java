@@ -12,6 +12,7 @@ import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepDefinition.RunProfileStep;
+import io.jimflow.schedule.StepDefinition.SqlScriptStep;
 import io.jimflow.schedule.Trigger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -147,6 +148,7 @@ public final class ScheduleBuilders {
     private boolean defaultRetries;
     private RunProfileStep runProfile;
     private ExecutableStep executable = new ExecutableStep("noop.sh", null, null, null);
+    private SqlScriptStep sqlScript;
 
     StepBuilder(int index, String name) {
       this.index = index;
@@ -182,6 +184,15 @@ public final class ScheduleBuilders {
     public StepBuilder executable(String path, String... args) {
       this.executable = new ExecutableStep(path, List.of(args), null, null);
       this.runProfile = null;
+      this.sqlScript = null;
+      return this;
+    }
+
+    /** A SqlScript step running {@code path} on the worker's connection {@code connection}. */
+    public StepBuilder sqlScript(String connection, String path) {
+      this.sqlScript = new SqlScriptStep(connection, path);
+      this.runProfile = null;
+      this.executable = null;
       return this;
     }
 
@@ -206,6 +217,7 @@ public final class ScheduleBuilders {
     public StepBuilder runProfile(String connectedSystem, String profile) {
       this.runProfile = new RunProfileStep(connectedSystem, profile);
       this.executable = null;
+      this.sqlScript = null;
       return this;
     }
 
@@ -219,7 +231,8 @@ public final class ScheduleBuilders {
           timeout,
           defaultRetries ? null : new RetrySettings(maximumAttempts, Duration.ofSeconds(1), 2.0),
           heartbeatTimeout,
-          attemptTimeout);
+          attemptTimeout,
+          sqlScript);
     }
   }
 

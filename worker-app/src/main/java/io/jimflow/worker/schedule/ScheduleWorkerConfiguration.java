@@ -6,8 +6,11 @@ import io.jimflow.steps.Containment;
 import io.jimflow.steps.ExecutableRunner;
 import io.jimflow.steps.ProgramAllowList;
 import io.jimflow.steps.RunProfileExecutor;
+import io.jimflow.steps.SqlScriptRunner;
+import io.jimflow.steps.SqlScriptsConfig;
 import io.jimflow.steps.StepActivitiesImpl;
 import io.jimflow.steps.UnconfiguredRunProfileExecutor;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import org.slf4j.Logger;
@@ -64,10 +67,33 @@ public class ScheduleWorkerConfiguration {
     return new UnconfiguredRunProfileExecutor();
   }
 
+  /**
+   * SqlScript steps' connections and scripts root, from {@code jimflow.steps.sql-scripts.config}; a
+   * file that is there but invalid stops the worker, as {@code connected-systems.yaml} does.
+   */
+  @Bean
+  SqlScriptRunner sqlScriptRunner(StepSettings settings, Secrets secrets) {
+    Path file = resolveAgainstHome(settings.sqlScripts().config());
+    if (!Files.isRegularFile(file)) {
+      log.info("SqlScript steps unavailable: no {}", file);
+      return SqlScriptRunner.unconfigured("this worker has no " + file);
+    }
+    SqlScriptsConfig config = SqlScriptsConfig.load(file);
+    log.info(
+        "SqlScript steps: scripts below {}, connections {}", config.root(), config.connections());
+    if (!Files.isDirectory(config.root())) {
+      log.warn("The SQL scripts root {} (from {}) does not exist", config.root(), file);
+    }
+    return SqlScriptRunner.of(config, secrets);
+  }
+
   @Bean
   StepActivitiesImpl stepActivities(
-      RunProfileExecutor runProfiles, ExecutableRunner executables, Secrets secrets) {
-    return new StepActivitiesImpl(runProfiles, executables, secrets);
+      RunProfileExecutor runProfiles,
+      ExecutableRunner executables,
+      SqlScriptRunner sqlScripts,
+      Secrets secrets) {
+    return new StepActivitiesImpl(runProfiles, executables, sqlScripts, secrets);
   }
 
   @Bean

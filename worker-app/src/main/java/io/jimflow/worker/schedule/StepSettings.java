@@ -9,12 +9,25 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Settings of schedule steps ({@code jimflow.steps.*}).
  *
  * @param executables where Executable steps' programs live and what environment they may get
+ * @param sqlScripts where SqlScript steps' scripts and connections are configured
  */
 @ConfigurationProperties("jimflow.steps")
-public record StepSettings(Executables executables) {
+public record StepSettings(Executables executables, SqlScripts sqlScripts) {
 
   public StepSettings {
     executables = executables == null ? new Executables(null, null, null, null, null) : executables;
+    sqlScripts = sqlScripts == null ? new SqlScripts(null) : sqlScripts;
+  }
+
+  /**
+   * @param config the {@code sql-scripts.yaml} naming the scripts root and the connections;
+   *     relative to the jimflow home ({@code JIMFLOW_HOME}) or the working directory. Without the
+   *     file SqlScript steps fail as misconfigured.
+   */
+  public record SqlScripts(Path config) {
+    public SqlScripts {
+      config = config == null ? Path.of("config/sql-scripts.yaml") : config;
+    }
   }
 
   /**
