@@ -92,19 +92,24 @@ public final class JimflowClient implements AutoCloseable {
   private final WorkflowClient workflows;
   private final ScheduleClient schedules;
   private final WorkflowServiceStubs ownedStubs;
+  private final ClientNetwork network;
 
   /**
    * Uses clients created elsewhere (e.g. a test environment's); {@link #close()} leaves them open.
    */
   public JimflowClient(WorkflowClient workflows, ScheduleClient schedules) {
-    this(workflows, schedules, null);
+    this(workflows, schedules, null, null);
   }
 
   private JimflowClient(
-      WorkflowClient workflows, ScheduleClient schedules, WorkflowServiceStubs ownedStubs) {
+      WorkflowClient workflows,
+      ScheduleClient schedules,
+      WorkflowServiceStubs ownedStubs,
+      ClientNetwork network) {
     this.workflows = workflows;
     this.schedules = schedules;
     this.ownedStubs = ownedStubs;
+    this.network = network;
   }
 
   /**
@@ -126,11 +131,12 @@ public final class JimflowClient implements AutoCloseable {
     // No health check before the first call: one call that needs the namespace tells both whether
     // the server answers and whether the namespace exists. The SDK asks the server for its
     // capabilities before that call, retrying while it cannot reach it, up to the deadline.
-    WorkflowServiceStubsOptions options = stubOptions(settings);
+    ClientNetwork network = new ClientNetwork();
     WorkflowServiceStubs stubs;
     try {
-      stubs = WorkflowServiceStubs.newServiceStubs(options);
+      stubs = WorkflowServiceStubs.newServiceStubs(stubOptions(settings, network));
     } catch (RuntimeException e) {
+      network.close();
       throw unreachable(settings, e);
     }
     try {
@@ -140,10 +146,10 @@ public final class JimflowClient implements AutoCloseable {
           .describeNamespace(
               DescribeNamespaceRequest.newBuilder().setNamespace(settings.namespace()).build());
     } catch (StatusRuntimeException e) {
-      stubs.shutdownNow();
+      shutDown(stubs, network);
       throw connectionFailure(settings, e);
     } catch (RuntimeException e) {
-      stubs.shutdownNow();
+      shutDown(stubs, network);
       throw unreachable(settings, e);
     }
     String identity = identity();
@@ -163,7 +169,7 @@ public final class JimflowClient implements AutoCloseable {
                 .setIdentity(identity)
                 .setDataConverter(encryption.dataConverter())
                 .build());
-    return new JimflowClient(workflows, scheduleClient, stubs);
+    return new JimflowClient(workflows, scheduleClient, stubs, network);
   }
 
   /** Checks and registers jimflow's search attributes in this client's namespace. */
@@ -545,8 +551,17 @@ public final class JimflowClient implements AutoCloseable {
   @Override
   public void close() {
     if (ownedStubs != null) {
-      ownedStubs.shutdown();
+      shutDown(ownedStubs, network);
     }
+  }
+
+  /** Ends the channel, then its network thread (the calls made through them have all ended). */
+  private static void shutDown(WorkflowServiceStubs stubs, ClientNetwork network) {
+    stubs.shutdown();
+    if (!stubs.awaitTermination(1, TimeUnit.SECONDS)) {
+      stubs.shutdownNow();
+    }
+    network.close();
   }
 
   // ---- helpers ----------------------------------------------------------------------------
@@ -779,9 +794,10 @@ public final class JimflowClient implements AutoCloseable {
     return ProcessHandle.current().pid() + "@" + host;
   }
 
-  private static WorkflowServiceStubsOptions stubOptions(ConnectionSettings settings) {
+  private static WorkflowServiceStubsOptions stubOptions(
+      ConnectionSettings settings, ClientNetwork network) {
     WorkflowServiceStubsOptions.Builder options =
-        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.address());
+        network.apply(WorkflowServiceStubsOptions.newBuilder().setTarget(settings.address()));
     if (settings.tlsCert() != null) {
       try (InputStream cert = Files.newInputStream(settings.tlsCert());
           InputStream key = Files.newInputStream(settings.tlsKey())) {
