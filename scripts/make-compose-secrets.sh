@@ -2,6 +2,7 @@
 # Makes the secrets docker-compose.yml reads, once, in ./secrets/ (git-ignored):
 #   postgres-password  the PostgreSQL password of Temporal and jimflow's store (random)
 #   payload-keys       the payload encryption keyring: one random AES-256 key, "<id>:<base64>"
+#   directory-password the bind password of the directory service (cn=jimflow,dc=example,dc=org)
 # Existing files are kept: a new password or key would lock the stack out of its data. To rotate
 # the payload key, add a new line on top of payload-keys (docs/security.md).
 #   scripts/make-compose-secrets.sh [directory]     (default: ./secrets)
@@ -22,6 +23,10 @@ if [ ! -f "$dir/payload-keys" ]; then
   } >"$dir/payload-keys"
   echo "make-compose-secrets: wrote $dir/payload-keys"
 fi
+if [ ! -f "$dir/directory-password" ]; then
+  openssl rand -hex 24 >"$dir/directory-password"
+  echo "make-compose-secrets: wrote $dir/directory-password"
+fi
 # The containers run as their own users and must read them; protect the folder on the host.
-chmod 644 "$dir"/postgres-password "$dir"/payload-keys
+chmod 644 "$dir"/postgres-password "$dir"/payload-keys "$dir"/directory-password
 chmod 700 "$dir"

@@ -172,18 +172,18 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
   }
 
   @Override
-  public void abandon(AbandonedRun abandoned) {
+  public Optional<String> abandon(AbandonedRun abandoned) {
     RunProfileRun run = abandoned.run();
     Optional<ConnectedSystemConfig> system = config.system(run.connectedSystem());
     Optional<RunProfileConfig> profile = system.flatMap(s -> s.runProfile(run.runProfile()));
     if (profile.isEmpty() || run.executionId() == null) {
-      return;
+      return Optional.empty();
     }
     RunStatus status =
         abandoned.status() == StepStatus.Cancelled
             ? RunStatus.Cancelled
             : RunStatus.FailedWithError;
-    store.inTransaction(
+    return store.inTransaction(
         c -> {
           Optional<RunRecord> open =
               runRecords.findInProgress(
@@ -191,7 +191,12 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
           if (open.isPresent()) {
             runRecords.finish(c, open.get().id(), status, abandoned.reason(), null, null, null);
           }
-          return null;
+          return runRecords
+              .findForStep(
+                  c, run.executionId(), run.stepIndex(), system.get().id(), profile.get().id())
+              .stream()
+              .findFirst()
+              .map(RunRecord::id);
         });
   }
 

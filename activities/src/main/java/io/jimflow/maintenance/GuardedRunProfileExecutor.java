@@ -6,6 +6,7 @@ import io.jimflow.steps.RunProfileOutcome;
 import io.jimflow.steps.RunProfileRun;
 import io.jimflow.steps.StepProgress;
 import io.jimflow.store.Store;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -47,8 +48,8 @@ public final class GuardedRunProfileExecutor implements RunProfileExecutor, Auto
   }
 
   @Override
-  public void abandon(AbandonedRun abandoned) {
-    delegate.abandon(abandoned);
+  public Optional<String> abandon(AbandonedRun abandoned) {
+    return delegate.abandon(abandoned);
   }
 
   /** Closes the real executor if it holds resources (its store). */

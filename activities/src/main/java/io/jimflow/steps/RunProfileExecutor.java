@@ -1,6 +1,7 @@
 package io.jimflow.steps;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs one run profile (Full/Delta Import, Full/Delta Synchronisation, Export) of a connected
@@ -19,8 +20,10 @@ public interface RunProfileExecutor {
    * Finalizes what an attempt left open when the step ended without finalizing it itself (its
    * worker crashed and retries ran out, it timed out, or it was cancelled), e.g. a run record still
    * InProgress. Called once by the workflow, from a detached scope; must be idempotent.
+   *
+   * @return the id of the step's run record, finalized now or before; empty when it has none
    */
-  void abandon(AbandonedRun abandoned);
+  Optional<String> abandon(AbandonedRun abandoned);
 
   /**
    * The resources a run of this profile holds exclusively (see {@code Resources}): the connected

@@ -148,14 +148,18 @@ public class StepActivitiesImpl implements StepActivities {
   }
 
   @Override
-  public void abandonStep(AbandonStepRequest request) {
+  public String abandonStep(AbandonStepRequest request) {
     StepDefinition step = request.run().step();
     if (step.runProfile() == null) {
-      return;
+      return null;
     }
-    runProfiles.abandon(
-        new AbandonedRun(
-            runProfileRun(request.run(), request.attempts()), request.status(), request.reason()));
+    return runProfiles
+        .abandon(
+            new AbandonedRun(
+                runProfileRun(request.run(), request.attempts()),
+                request.status(),
+                request.reason()))
+        .orElse(null);
   }
 
   private StepRunResult run(

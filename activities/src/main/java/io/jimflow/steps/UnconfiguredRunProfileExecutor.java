@@ -2,6 +2,7 @@ package io.jimflow.steps;
 
 import io.jimflow.schedule.StepFailures;
 import io.temporal.failure.ApplicationFailure;
+import java.util.Optional;
 
 /**
  * The {@link RunProfileExecutor} of a worker without a connected-system data plane: every
@@ -25,7 +26,8 @@ public final class UnconfiguredRunProfileExecutor implements RunProfileExecutor 
   }
 
   @Override
-  public void abandon(AbandonedRun abandoned) {
+  public Optional<String> abandon(AbandonedRun abandoned) {
     // Nothing was started, so nothing is left open.
+    return Optional.empty();
   }
 }

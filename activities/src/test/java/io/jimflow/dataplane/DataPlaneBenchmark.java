@@ -45,7 +45,7 @@ class DataPlaneBenchmark {
                 System.getProperty("jimflow.benchmark.password"),
                 4);
     DataPlaneConfig config =
-        new DataPlaneConfigLoader().load(Path.of("..", "config", "connected-systems.yaml"));
+        new DataPlaneConfigLoader().load(RunProfileExecutorImplTest.CSV_SYSTEMS);
     try (Store store = Store.open(settings)) {
       RunProfileExecutorImpl executor =
           new RunProfileExecutorImpl(store, config, work, Clock.systemUTC());

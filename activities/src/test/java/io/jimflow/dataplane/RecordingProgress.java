@@ -1,11 +1,15 @@
 package io.jimflow.dataplane;
 
 import io.jimflow.steps.StepProgress;
+import io.temporal.client.ActivityCanceledException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** A StepProgress that keeps every report and can make the worker "die" after a number of them. */
+/**
+ * A StepProgress that keeps every report and can make the worker "die", or the step's cancel reach
+ * it, after a number of them.
+ */
 final class RecordingProgress implements StepProgress {
 
   /** Stands for a worker that vanished mid-run: nothing in the executor may catch it. */
@@ -18,6 +22,7 @@ final class RecordingProgress implements StepProgress {
   final List<String> checkpoints = new ArrayList<>();
   final List<Long> processed = new ArrayList<>();
   private final int dieAfterReports;
+  private final int cancelledAfterReports;
   private String last;
 
   RecordingProgress() {
@@ -25,8 +30,21 @@ final class RecordingProgress implements StepProgress {
   }
 
   RecordingProgress(int dieAfterReports, String lastCheckpoint) {
+    this(dieAfterReports, Integer.MAX_VALUE, lastCheckpoint);
+  }
+
+  private RecordingProgress(int dieAfterReports, int cancelledAfterReports, String lastCheckpoint) {
     this.dieAfterReports = dieAfterReports;
+    this.cancelledAfterReports = cancelledAfterReports;
     this.last = lastCheckpoint;
+  }
+
+  /**
+   * Progress whose {@code reports}th report learns that the step was cancelled, as a heartbeat
+   * does: it throws the SDK's {@link ActivityCanceledException}.
+   */
+  static RecordingProgress cancelledAfter(int reports) {
+    return new RecordingProgress(Integer.MAX_VALUE, reports, null);
   }
 
   @Override
@@ -38,6 +56,9 @@ final class RecordingProgress implements StepProgress {
     }
     if (processed.size() >= dieAfterReports) {
       throw new WorkerDied();
+    }
+    if (processed.size() >= cancelledAfterReports) {
+      throw new ActivityCanceledException();
     }
   }
 

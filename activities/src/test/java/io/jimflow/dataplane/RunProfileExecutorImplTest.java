@@ -20,7 +20,9 @@ import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.RunStatus;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.jimflow.store.Total;
 import io.jimflow.testing.SettableClock;
+import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,12 +30,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RunProfileExecutorImplTest {
+
+  /**
+   * The shipped connected systems with the Directory as a CSV file: the data plane's CSV behaviour
+   * without a directory server (the shipped Directory is LDAP, which {@link LdapRunsTest} covers).
+   */
+  static final Path CSV_SYSTEMS = Path.of("src", "test", "resources", "connected-systems-csv.yaml");
 
   static final String HEADER =
       "employeeId,firstName,lastName,displayName,email,department,jobTitle,location,employeeType,status\n";
@@ -55,8 +64,7 @@ class RunProfileExecutorImplTest {
   @BeforeEach
   void setUp() {
     store = newStore();
-    DataPlaneConfig config =
-        new DataPlaneConfigLoader().load(Path.of("..", "config", "connected-systems.yaml"));
+    DataPlaneConfig config = new DataPlaneConfigLoader().load(CSV_SYSTEMS);
     executor = new RunProfileExecutorImpl(store, config, dir, clock);
   }
 
@@ -373,9 +381,11 @@ class RunProfileExecutorImplTest {
     assertThatThrownBy(() -> executor.execute(run, new RecordingProgress(1, null)))
         .isInstanceOf(RecordingProgress.WorkerDied.class);
 
-    executor.abandon(new AbandonedRun(run, StepStatus.Cancelled, "step cancelled by user"));
-    executor.abandon(
-        new AbandonedRun(run, StepStatus.FailedWithError, "step timed out after PT2H"));
+    Optional<String> first =
+        executor.abandon(new AbandonedRun(run, StepStatus.Cancelled, "step cancelled by user"));
+    Optional<String> again =
+        executor.abandon(
+            new AbandonedRun(run, StepStatus.FailedWithError, "step timed out after PT2H"));
 
     List<RunRecord> records =
         store.inTransaction(c -> new RunRecords(clock).list(c, "hr", null, 10));
@@ -387,5 +397,77 @@ class RunProfileExecutorImplTest {
               assertThat(r.message()).isEqualTo("step cancelled by user");
               assertThat(r.objectsProcessed()).isEqualTo(2_000);
             });
+    assertThat(first).contains(records.get(0).id());
+    assertThat(again).isEqualTo(first);
+  }
+
+  @Test
+  void aDeltaSynchronisationCancelledAfterItsFirstPageKeepsThatPageAndLeavesTheRestToTheNext()
+      throws IOException {
+    // Pages of 2,000: every tenth person a leaver (out of scope), every fourth a contractor (no
+    // badge).
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= 3_000; i++) {
+      rows.append(
+          person(
+              i,
+              "R&D",
+              i % 4 == 0 ? "Contractor" : "Employee",
+              i % 10 == 0 ? "Terminated" : "Active"));
+    }
+    hrFile(rows.toString());
+    execute("HR System", "Full Import");
+    RunProfileRun sync = run("HR System", "Delta Synchronisation");
+
+    // The heartbeat after the first page brings the cancel; the workflow then finalizes the record.
+    assertThatThrownBy(() -> executor.execute(sync, RecordingProgress.cancelledAfter(1)))
+        .isInstanceOf(ActivityCanceledException.class);
+    Optional<String> finalized =
+        executor.abandon(new AbandonedRun(sync, StepStatus.Cancelled, "cancelled"));
+
+    RunRecord cancelled =
+        store
+            .inTransaction(
+                c ->
+                    new RunRecords(clock)
+                        .findForStep(c, "exec-1", sync.stepIndex(), "hr", "delta-sync"))
+            .get(0);
+    assertThat(finalized).contains(cancelled.id());
+    assertThat(cancelled.status()).isEqualTo(RunStatus.Cancelled);
+    assertThat(cancelled.endedAt()).isNotNull();
+    assertThat(cancelled.objectsProcessed()).isEqualTo(2_000);
+    // Persons 1-2,000: 1,800 in scope, each in the directory; 1,400 of them employees with a badge.
+    assertThat(cancelled.totals().get(Total.PROJECTED)).isEqualTo(1_800);
+    assertThat(cancelled.totals().get(Total.PENDING_EXPORTS)).isEqualTo(3_200);
+    assertThat(count("select count(*) from mvo")).isEqualTo(1_800);
+    assertThat(count("select count(*) from pending_export")).isEqualTo(3_200);
+    assertThat(
+            count("select count(*) from run_item where run_record_id = '" + cancelled.id() + "'"))
+        .isEqualTo(cancelled.itemsWritten())
+        .isEqualTo(1_800 + 3_200);
+    // Only what the committed page synchronised is no longer pending.
+    assertThat(
+            count(
+                "select count(*) from cso where connected_system_id = 'hr' and sync_pending = true"))
+        .isEqualTo(1_000);
+
+    RunProfileOutcome next = execute("HR System", "Delta Synchronisation");
+
+    assertThat(next.status()).isEqualTo(StepStatus.Complete);
+    assertThat(next.stats())
+        .containsEntry("objectsProcessed", 1_000L)
+        .containsEntry("projected", 2_700L - 1_800);
+    // As after one uninterrupted run: 2,700 in scope, 2,100 of them employees; nothing twice.
+    assertThat(count("select count(*) from mvo")).isEqualTo(2_700);
+    assertThat(count("select count(*) from pending_export")).isEqualTo(2_700 + 2_100);
+    assertThat(
+            count(
+                "select count(*) from (select mvo_id, connected_system_id from pending_export"
+                    + " group by mvo_id, connected_system_id having count(*) > 1) d"))
+        .isZero();
+    assertThat(
+            count(
+                "select count(*) from cso where connected_system_id = 'hr' and sync_pending = true"))
+        .isZero();
   }
 }

@@ -136,7 +136,9 @@ class MaintenanceWorkflowsTest {
       }
 
       @Override
-      public void abandon(AbandonedRun abandoned) {}
+      public Optional<String> abandon(AbandonedRun abandoned) {
+        return Optional.empty();
+      }
     };
   }
 
@@ -410,7 +412,9 @@ class MaintenanceWorkflowsTest {
           }
 
           @Override
-          public void abandon(AbandonedRun abandoned) {}
+          public Optional<String> abandon(AbandonedRun abandoned) {
+            return Optional.empty();
+          }
         };
     UnaryOperator<String> byName = name -> name.equals("HR") ? "hr" : name;
     GuardedRunProfileExecutor guarded =

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -210,8 +211,11 @@ class StepActivitiesImplTest {
     register(root);
     StepRunRequest request = runProfile("AD", "Export");
 
-    activities().abandonStep(new AbandonStepRequest(request, 2, StepStatus.Cancelled, "cancelled"));
+    String runRecord =
+        activities()
+            .abandonStep(new AbandonStepRequest(request, 2, StepStatus.Cancelled, "cancelled"));
 
+    assertThat(runRecord).isEqualTo("rr-1");
     assertThat(runProfiles.abandoned)
         .singleElement()
         .satisfies(
@@ -275,8 +279,9 @@ class StepActivitiesImplTest {
     }
 
     @Override
-    public void abandon(AbandonedRun run) {
+    public Optional<String> abandon(AbandonedRun run) {
       abandoned.add(run);
+      return Optional.of("rr-1");
     }
   }
 }

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -131,6 +132,44 @@ abstract class StoreContractTest {
     var stillOpen =
         store().inTransaction(c -> runRecords.findInProgress(c, "exec-1", 0, "hr", "full-import"));
     assertThat(stillOpen).isEmpty();
+  }
+
+  @Test
+  void onlyACompletedRunMovesTheWatermarkTheNextDeltaImportStartsFrom() {
+    // Runs after the completed one, each with a later watermark.
+    RunStatus[] statuses = {
+      RunStatus.Complete, RunStatus.Cancelled, RunStatus.FailedWithError, RunStatus.InProgress
+    };
+    for (int i = 0; i < statuses.length; i++) {
+      RunStatus status = statuses[i];
+      String watermark = "2026030100000" + i + "Z";
+      NewRunRecord run =
+          new NewRunRecord(
+              "directory",
+              "delta-import",
+              RunType.DeltaImport,
+              "Schedule",
+              "nightly",
+              "Nightly HR Sync",
+              "exec-" + i,
+              "nightly",
+              0,
+              "Directory delta import");
+      store()
+          .inTransaction(
+              c -> {
+                String id = runRecords.create(c, run);
+                runRecords.saveWatermark(c, id, watermark);
+                if (status.isFinal()) {
+                  runRecords.finish(c, id, status, null, null, null, null);
+                }
+                return null;
+              });
+    }
+
+    Optional<String> watermark =
+        store().inTransaction(c -> runRecords.lastCompletedWatermark(c, "directory"));
+    assertThat(watermark).contains("20260301000000Z");
   }
 
   @Test

@@ -44,10 +44,10 @@ import picocli.CommandLine;
 
 /**
  * The training run behind the CLI's class-data sharing archive: {@code ./jimflow} runs it once per
- * build with {@code -XX:ArchiveClassesAtExit} (JDK 17/18) so that later runs map the classes the
- * common commands need instead of loading them one by one. It runs those commands for real, against
- * a stand-in frontend on a loopback port that keeps the schedules created and answers what the
- * commands ask; what it prints goes nowhere.
+ * build with {@code -XX:DumpLoadedClassList} and dumps the classes it loaded into a static archive,
+ * so that later runs map the classes the common commands need instead of loading them one by one.
+ * It runs those commands for real, against a stand-in frontend on a loopback port that keeps the
+ * schedules created and answers what the commands ask; what it prints goes nowhere.
  */
 public final class CliTraining {
 

@@ -24,13 +24,17 @@ import io.jimflow.schedules.SchedulePlan;
 import io.jimflow.schedules.ScheduleReconciler;
 import io.jimflow.schedules.TemporalScheduleStore;
 import io.jimflow.schedules.TriggerSummary;
+import io.temporal.api.common.v1.Payload;
+import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
 import io.temporal.api.enums.v1.TaskQueueType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.taskqueue.v1.TaskQueue;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
 import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
 import io.temporal.api.workflowservice.v1.DescribeTaskQueueResponse;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowExecutionDescription;
@@ -49,6 +53,7 @@ import io.temporal.client.schedules.ScheduleDescription;
 import io.temporal.client.schedules.ScheduleHandle;
 import io.temporal.client.schedules.ScheduleListDescription;
 import io.temporal.common.SearchAttributes;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TerminatedFailure;
@@ -58,6 +63,7 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,19 +92,24 @@ public final class JimflowClient implements AutoCloseable {
   private final WorkflowClient workflows;
   private final ScheduleClient schedules;
   private final WorkflowServiceStubs ownedStubs;
+  private final ClientNetwork network;
 
   /**
    * Uses clients created elsewhere (e.g. a test environment's); {@link #close()} leaves them open.
    */
   public JimflowClient(WorkflowClient workflows, ScheduleClient schedules) {
-    this(workflows, schedules, null);
+    this(workflows, schedules, null, null);
   }
 
   private JimflowClient(
-      WorkflowClient workflows, ScheduleClient schedules, WorkflowServiceStubs ownedStubs) {
+      WorkflowClient workflows,
+      ScheduleClient schedules,
+      WorkflowServiceStubs ownedStubs,
+      ClientNetwork network) {
     this.workflows = workflows;
     this.schedules = schedules;
     this.ownedStubs = ownedStubs;
+    this.network = network;
   }
 
   /**
@@ -120,11 +131,12 @@ public final class JimflowClient implements AutoCloseable {
     // No health check before the first call: one call that needs the namespace tells both whether
     // the server answers and whether the namespace exists. The SDK asks the server for its
     // capabilities before that call, retrying while it cannot reach it, up to the deadline.
-    WorkflowServiceStubsOptions options = stubOptions(settings);
+    ClientNetwork network = new ClientNetwork();
     WorkflowServiceStubs stubs;
     try {
-      stubs = WorkflowServiceStubs.newServiceStubs(options);
+      stubs = WorkflowServiceStubs.newServiceStubs(stubOptions(settings, network));
     } catch (RuntimeException e) {
+      network.close();
       throw unreachable(settings, e);
     }
     try {
@@ -134,17 +146,19 @@ public final class JimflowClient implements AutoCloseable {
           .describeNamespace(
               DescribeNamespaceRequest.newBuilder().setNamespace(settings.namespace()).build());
     } catch (StatusRuntimeException e) {
-      stubs.shutdownNow();
+      shutDown(stubs, network);
       throw connectionFailure(settings, e);
     } catch (RuntimeException e) {
-      stubs.shutdownNow();
+      shutDown(stubs, network);
       throw unreachable(settings, e);
     }
+    String identity = identity();
     WorkflowClient workflows =
         WorkflowClient.newInstance(
             stubs,
             WorkflowClientOptions.newBuilder()
                 .setNamespace(settings.namespace())
+                .setIdentity(identity)
                 .setDataConverter(encryption.dataConverter())
                 .build());
     ScheduleClient scheduleClient =
@@ -152,9 +166,10 @@ public final class JimflowClient implements AutoCloseable {
             stubs,
             ScheduleClientOptions.newBuilder()
                 .setNamespace(settings.namespace())
+                .setIdentity(identity)
                 .setDataConverter(encryption.dataConverter())
                 .build());
-    return new JimflowClient(workflows, scheduleClient, stubs);
+    return new JimflowClient(workflows, scheduleClient, stubs, network);
   }
 
   /** Checks and registers jimflow's search attributes in this client's namespace. */
@@ -536,8 +551,17 @@ public final class JimflowClient implements AutoCloseable {
   @Override
   public void close() {
     if (ownedStubs != null) {
-      ownedStubs.shutdown();
+      shutDown(ownedStubs, network);
     }
+  }
+
+  /** Ends the channel, then its network thread (the calls made through them have all ended). */
+  private static void shutDown(WorkflowServiceStubs stubs, ClientNetwork network) {
+    stubs.shutdown();
+    if (!stubs.awaitTermination(1, TimeUnit.SECONDS)) {
+      stubs.shutdownNow();
+    }
+    network.close();
   }
 
   // ---- helpers ----------------------------------------------------------------------------
@@ -644,17 +668,37 @@ public final class JimflowClient implements AutoCloseable {
         TemporalScheduleStore.scopeOf(d));
   }
 
+  /**
+   * jimflow's status of a run a schedule started. One plain describe call: a listing asks it for
+   * every schedule, and a workflow stub costs a short CLI command more to set up than the call.
+   */
   private ExecutionStatus statusOf(ScheduleActionExecutionStartWorkflow started) {
     try {
-      WorkflowExecutionDescription run =
+      WorkflowExecution.Builder execution =
+          WorkflowExecution.newBuilder().setWorkflowId(started.getWorkflowId());
+      if (started.getFirstExecutionRunId() != null) {
+        execution.setRunId(started.getFirstExecutionRunId());
+      }
+      WorkflowExecutionInfo run =
           workflows
-              .newUntypedWorkflowStub(
-                  started.getWorkflowId(),
-                  Optional.ofNullable(started.getFirstExecutionRunId()),
-                  Optional.empty())
-              .describe();
+              .getWorkflowServiceStubs()
+              .blockingStub()
+              .describeWorkflowExecution(
+                  DescribeWorkflowExecutionRequest.newBuilder()
+                      .setNamespace(workflows.getOptions().getNamespace())
+                      .setExecution(execution)
+                      .build())
+              .getWorkflowExecutionInfo();
+      Payload jimflowStatus =
+          run.getSearchAttributes()
+              .getIndexedFieldsMap()
+              .get(JimflowSearchAttributes.STATUS.getName());
       return ExecutionQueries.status(
-          run.getStatus(), run.getTypedSearchAttributes().get(JimflowSearchAttributes.STATUS));
+          run.getStatus(),
+          jimflowStatus == null
+              ? null
+              : DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+                  jimflowStatus, String.class, String.class));
     } catch (RuntimeException e) {
       // Its history may already be gone (retention); the listing still shows when it ran.
       return null;
@@ -735,9 +779,25 @@ public final class JimflowClient implements AutoCloseable {
         e);
   }
 
-  private static WorkflowServiceStubsOptions stubOptions(ConnectionSettings settings) {
+  /**
+   * Who the server records as the caller of what this client does: {@code pid@host}, the SDK's own
+   * default, but without the JVM's management beans, whose start the SDK would pay for it and which
+   * is a noticeable part of a short CLI command's time.
+   */
+  static String identity() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (IOException | RuntimeException e) {
+      host = "localhost";
+    }
+    return ProcessHandle.current().pid() + "@" + host;
+  }
+
+  private static WorkflowServiceStubsOptions stubOptions(
+      ConnectionSettings settings, ClientNetwork network) {
     WorkflowServiceStubsOptions.Builder options =
-        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.address());
+        network.apply(WorkflowServiceStubsOptions.newBuilder().setTarget(settings.address()));
     if (settings.tlsCert() != null) {
       try (InputStream cert = Files.newInputStream(settings.tlsCert());
           InputStream key = Files.newInputStream(settings.tlsKey())) {

@@ -3,6 +3,7 @@ package io.jimflow.worker;
 import io.jimflow.worker.dev.DevMode;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.DevServerException;
+import io.jimflow.worker.dev.DirectoryServer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,7 +23,11 @@ import sun.misc.Signal;
 @ConfigurationPropertiesScan
 public class WorkerApplication {
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws InterruptedException {
+    if (Arrays.asList(args).contains(DirectoryServer.FLAG)) {
+      DirectoryServer.main(args);
+      return;
+    }
     List<String> springArgs = new ArrayList<>(Arrays.asList(args));
     springArgs.remove(DevMode.FLAG);
     SpringApplication app = new SpringApplication(WorkerApplication.class);
@@ -46,6 +51,9 @@ public class WorkerApplication {
       }
       springArgs.add("--spring.temporal.connection.target=" + dev.target());
       springArgs.add("--jimflow.worker.register-search-attributes=true");
+      // The Directory's ${secret:directory-password} falls back to the embedded directory's
+      // development password, as the banner says.
+      springArgs.add("--jimflow.dev-mode=true");
       // A developer's own machine: health shows its components without a token.
       springArgs.add("--management.endpoint.health.show-details=always");
       // A developer's own machine: `jimflow systems clear/delete` work out of the box there.

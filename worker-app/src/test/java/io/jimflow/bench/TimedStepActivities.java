@@ -35,5 +35,7 @@ final class TimedStepActivities implements StepActivities {
   }
 
   @Override
-  public void abandonStep(AbandonStepRequest request) {}
+  public String abandonStep(AbandonStepRequest request) {
+    return null;
+  }
 }

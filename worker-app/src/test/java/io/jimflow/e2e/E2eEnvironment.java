@@ -4,6 +4,7 @@ import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.SearchAttributeSetup;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.DevServerException;
+import io.jimflow.worker.dev.EmbeddedDirectory;
 import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
 import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
@@ -22,10 +23,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * One real Temporal dev server for the whole test run (started on free ports with its own SQLite
  * file), clients connected to it, and real worker processes started from the built worker jar.
+ *
+ * <p>The shipped "Directory" connected system is an LDAP directory: workers on the shipped
+ * configuration get one (an {@link EmbeddedDirectory} on a free port) per store, so that the
+ * directory's entries always match the connector space of the store beside it.
  */
 public final class E2eEnvironment implements AutoCloseable {
 
@@ -44,6 +50,10 @@ public final class E2eEnvironment implements AutoCloseable {
   private final ScheduleClient scheduleClient;
   private final List<WorkerProcess> workers = new ArrayList<>();
   private WorkerProcess sharedWorker;
+  private final Map<String, EmbeddedDirectory> directories = new HashMap<>();
+
+  /** The bind password of the run's directories: a value no history or log may show. */
+  public static final String DIRECTORY_PASSWORD = "e2e-directory-" + UUID.randomUUID();
 
   private E2eEnvironment(DevServer server, Path workDir, Path projectHome) {
     this.server = server;
@@ -143,6 +153,16 @@ public final class E2eEnvironment implements AutoCloseable {
     return workDir.resolve("data-plane");
   }
 
+  /**
+   * The shipped connected systems with the Directory as a CSV file, for tests of what does not
+   * depend on the connector (see {@code JIMFLOW_DATA_PLANE_CONFIG}).
+   */
+  public static Path csvConnectedSystems() {
+    return TemporalCli.projectHome()
+        .orElseThrow()
+        .resolve("activities/src/test/resources/connected-systems-csv.yaml");
+  }
+
   /** A fresh directory under {@code worker-app/target/e2e} for one test's files. */
   public Path newDirectory(String name) {
     try {
@@ -232,18 +252,45 @@ public final class E2eEnvironment implements AutoCloseable {
     full.putIfAbsent("TEMPORAL_NAMESPACE", server.namespace());
     full.putIfAbsent("JIMFLOW_HOME", projectHome.toString());
     // The run's own store and data files, never the checkout's data/ (a ./jimflow dev may use it).
-    // AUTO_SERVER lets several worker processes of the run share the one embedded store; one per
-    // run (like the server's database), so a second run in the same checkout starts empty too.
-    full.putIfAbsent(
-        "JIMFLOW_STORE_URL",
-        "jdbc:h2:file:"
-            + workDir.resolve("store-" + ProcessHandle.current().pid() + "/jimflow")
-            + ";AUTO_SERVER=TRUE");
+    // AUTO_SERVER lets several worker processes of the run share the one embedded store.
+    full.putIfAbsent("JIMFLOW_STORE_URL", sharedStoreUrl());
     full.putIfAbsent("JIMFLOW_STORE_USERNAME", "sa");
     full.putIfAbsent("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataPlaneDirectory().toString());
+    if (!full.containsKey("JIMFLOW_DATA_PLANE_CONFIG")
+        && !full.containsKey("JIMFLOW_DIRECTORY_URL")) {
+      full.put("JIMFLOW_DIRECTORY_URL", directory(full.get("JIMFLOW_STORE_URL")).url());
+      full.put(EmbeddedDirectory.PASSWORD_VARIABLE, DIRECTORY_PASSWORD);
+    }
     WorkerProcess worker = WorkerProcess.launch(name, projectHome, newDirectory(name), full);
     workers.add(worker);
     return worker;
+  }
+
+  /**
+   * The store of workers started without their own {@code JIMFLOW_STORE_URL}: one per run (like the
+   * server's database), so a second run in the same checkout starts empty too.
+   */
+  private String sharedStoreUrl() {
+    return "jdbc:h2:file:"
+        + workDir.resolve("store-" + ProcessHandle.current().pid() + "/jimflow")
+        + ";AUTO_SERVER=TRUE";
+  }
+
+  /**
+   * The directory (the shipped "Directory" system) of the workers on this store, started on a free
+   * port on first use; bind as {@link EmbeddedDirectory#BIND_DN} with {@link #DIRECTORY_PASSWORD}.
+   */
+  public synchronized EmbeddedDirectory directory(String storeUrl) {
+    return directories.computeIfAbsent(
+        storeUrl,
+        url ->
+            EmbeddedDirectory.start(
+                0, newDirectory("directory").resolve("directory.ldif"), DIRECTORY_PASSWORD));
+  }
+
+  /** The directory of the workers on the run's shared store, e.g. {@link #sharedWorker()}. */
+  public EmbeddedDirectory sharedDirectory() {
+    return directory(sharedStoreUrl());
   }
 
   /** One worker process shared by all tests that need just "a worker" (started on first use). */
@@ -259,6 +306,7 @@ public final class E2eEnvironment implements AutoCloseable {
     for (WorkerProcess worker : workers) {
       worker.kill();
     }
+    directories.values().forEach(EmbeddedDirectory::close);
     try {
       stubs.shutdownNow();
     } finally {

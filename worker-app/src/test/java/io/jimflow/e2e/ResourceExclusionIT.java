@@ -223,7 +223,11 @@ class ResourceExclusionIT {
           "JIMFLOW_STORE_USERNAME",
           "sa",
           "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-          dir.toString());
+          dir.toString(),
+          // The shipped systems with a CSV Directory: two homes compare their target files, which
+          // an LDAP directory's generated anchors (entryUUID) would tell apart.
+          "JIMFLOW_DATA_PLANE_CONFIG",
+          E2eEnvironment.csvConnectedSystems().toString());
     }
 
     Connection connect() throws Exception {

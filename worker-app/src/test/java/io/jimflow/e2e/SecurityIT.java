@@ -18,7 +18,6 @@ import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepDefinition.RetrySettings;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
-import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowStub;
@@ -33,15 +32,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -298,38 +294,15 @@ class SecurityIT {
     return stub.query("progress", ExecutionProgress.class);
   }
 
-  /**
-   * The history as {@code temporal workflow show -o json} prints it, without any codec, followed by
-   * every payload's data decoded from base64: what anyone reading the history can see.
-   */
+  /** The history as {@code temporal workflow show -o json} prints it, with payloads decoded. */
   private static String workflowShowJson(E2eEnvironment env, String id, String... flags)
       throws Exception {
-    List<String> args =
-        new ArrayList<>(List.of("workflow", "show", "--workflow-id", id, "-o", "json"));
-    args.addAll(List.of(flags));
-    String output = temporal(env, args.toArray(String[]::new));
-    StringBuilder readable = new StringBuilder(output);
-    Matcher data = Pattern.compile("\"data\":\\s*\"([A-Za-z0-9+/=]*)\"").matcher(output);
-    while (data.find()) {
-      readable
-          .append('\n')
-          .append(new String(Base64.getDecoder().decode(data.group(1)), StandardCharsets.UTF_8));
-    }
-    return readable.toString();
+    return TemporalHistories.showJson(env.target(), namespace, id, flags);
   }
 
   /** Runs the Temporal CLI against the test's namespace; returns its output. */
   private static String temporal(E2eEnvironment env, String... args) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(TemporalCli.locate(TemporalCli.projectHome()).toString());
-    command.addAll(List.of(args));
-    command.addAll(List.of("--address", env.target(), "--namespace", namespace));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    process.getOutputStream().close();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as(output).isZero();
-    return output;
+    return TemporalHistories.temporal(env.target(), namespace, args);
   }
 
   private static StepDefinition step(

@@ -1,5 +1,6 @@
 package io.jimflow.e2e;
 
+import io.jimflow.worker.dev.EmbeddedDirectory;
 import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
@@ -31,7 +32,8 @@ import java.util.stream.Stream;
  * jimflow's production topology on one machine: the official Temporal server on PostgreSQL (started
  * by {@code scripts/start-temporal-server.sh}), jimflow's store in a schema of its own on the same
  * PostgreSQL, and three worker processes from the built jar sharing one data directory (the shared
- * volume of the compose file) and one executables root.
+ * volume of the compose file), one executables root and one LDAP directory (the shipped "Directory"
+ * system; an {@link EmbeddedDirectory} on a free port, as the compose file's directory service).
  *
  * <p>PostgreSQL: {@code JIMFLOW_TEST_POSTGRES_URL}, {@code JIMFLOW_TEST_POSTGRES_USER}, {@code
  * JIMFLOW_TEST_POSTGRES_PASSWORD} as for the store tests; Temporal's databases {@code
@@ -59,6 +61,7 @@ public final class TopologyEnvironment implements AutoCloseable {
   private final WorkflowClient client;
   private final ScheduleClient scheduleClient;
   private final List<WorkerProcess> workers = new ArrayList<>();
+  private final EmbeddedDirectory directory;
   private int workersStarted;
 
   private TopologyEnvironment(
@@ -72,6 +75,11 @@ public final class TopologyEnvironment implements AutoCloseable {
     this.server = server;
     this.postgres = postgres;
     this.storeSchema = storeSchema;
+    this.directory =
+        EmbeddedDirectory.start(
+            0,
+            workDir.resolve("directory-" + storeSchema + ".ldif"),
+            E2eEnvironment.DIRECTORY_PASSWORD);
     // The same server for the whole run: its address never changes, also across restarts.
     this.stubs =
         WorkflowServiceStubs.newServiceStubs(
@@ -198,6 +206,8 @@ public final class TopologyEnvironment implements AutoCloseable {
     env.put("JIMFLOW_STORE_USERNAME", postgres.user());
     env.put("JIMFLOW_STORE_PASSWORD", postgres.password());
     env.put("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataDirectory().toString());
+    env.put("JIMFLOW_DIRECTORY_URL", directory.url());
+    env.put(EmbeddedDirectory.PASSWORD_VARIABLE, E2eEnvironment.DIRECTORY_PASSWORD);
     env.put("JIMFLOW_STEPS_EXECUTABLES_ROOT", executablesRoot().toString());
     // The shipped allow-list plus the tests' own program (a list from the environment replaces
     // the one in application.yaml as a whole).
@@ -283,6 +293,11 @@ public final class TopologyEnvironment implements AutoCloseable {
     }
   }
 
+  /** The directory every worker exports the shipped "Directory" system to. */
+  public EmbeddedDirectory directory() {
+    return directory;
+  }
+
   /** A connection to the workers' store (its schema is the connection's current one). */
   public Connection store() throws SQLException {
     Connection connection = postgres.connect();
@@ -295,6 +310,7 @@ public final class TopologyEnvironment implements AutoCloseable {
     for (WorkerProcess worker : workers) {
       worker.kill();
     }
+    directory.close();
     try {
       stubs.shutdownNow();
       server.close();

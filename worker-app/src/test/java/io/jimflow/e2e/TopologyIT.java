@@ -70,7 +70,7 @@ class TopologyIT {
     env.topUpWorkers();
 
     DemoIT.assertDemoEndsAsExpected(
-        env.projectHome(), env.target(), env.namespace(), env.dataDirectory());
+        env.projectHome(), env.target(), env.namespace(), env.dataDirectory(), env.directory());
   }
 
   @Test

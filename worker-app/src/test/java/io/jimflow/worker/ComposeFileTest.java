@@ -64,6 +64,24 @@ class ComposeFileTest {
   }
 
   @Test
+  void theWorkersExportTheDirectoryToTheStacksDirectoryServiceWithThePasswordAsASecret()
+      throws Exception {
+    String compose = Files.readString(composeFile);
+    String secrets = Files.readString(home.resolve("scripts/make-compose-secrets.sh"));
+
+    assertThat(compose)
+        .containsPattern(
+            "(?s)\n  directory:\n.*?entrypoint: \\[\"java\", \"-jar\","
+                + " \"/app/jimflow-worker.jar\", \"--directory-server\"\\]")
+        .contains("JIMFLOW_DIRECTORY_LISTEN: 0.0.0.0:10389")
+        .contains("JIMFLOW_DIRECTORY_URL: ${JIMFLOW_DIRECTORY_URL:-ldap://directory:10389}")
+        .contains("JIMFLOW_SECRETS_DIR: /run/secrets")
+        .contains("  directory-password:\n    file: ./secrets/directory-password")
+        .containsPattern("(?s)\n  worker: &worker\n.*?      - directory-password\n");
+    assertThat(secrets).contains("\"$dir/directory-password\"");
+  }
+
+  @Test
   void theWorkerImageChecksTheAgeOfTheHeartbeatFile() throws Exception {
     String compose = Files.readString(composeFile);
     String dockerfile = Files.readString(home.resolve("worker-app/Dockerfile"));

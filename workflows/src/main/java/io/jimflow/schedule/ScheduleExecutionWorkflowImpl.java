@@ -530,7 +530,8 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   }
 
   /**
-   * Finalizes the run records of RunProfile steps that ended without a result, even when cancelled.
+   * Finalizes the run records of RunProfile steps that ended without a result, even when cancelled,
+   * and names them in the steps' execution history.
    */
   private void abandonLeftovers() {
     if (toAbandon.isEmpty()) {
@@ -541,7 +542,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     showStaleRail();
     Workflow.newDetachedCancellationScope(
             () -> {
-              List<Promise<Void>> calls = new ArrayList<>();
+              List<Promise<String>> calls = new ArrayList<>();
               for (AbandonStepRequest request : requests) {
                 StepActivities activities =
                     Workflow.newActivityStub(
@@ -549,11 +550,15 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
                         ActivityOptions.newBuilder(StepOptions.ABANDON)
                             .setSummary("finalize " + StepOptions.summary(request.run().step()))
                             .build());
-                calls.add(Async.procedure(activities::abandonStep, request));
+                calls.add(Async.function(activities::abandonStep, request));
               }
               for (int i = 0; i < calls.size(); i++) {
                 try {
-                  calls.get(i).get();
+                  String runRecordId = calls.get(i).get();
+                  if (history != null) {
+                    // Executions begun before the result existed get null: nothing to name.
+                    history.runRecord(requests.get(i).run().position(), runRecordId);
+                  }
                 } catch (ActivityFailure e) {
                   log.warn(
                       "Could not finalize step '{}': {}",

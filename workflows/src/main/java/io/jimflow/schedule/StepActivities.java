@@ -23,7 +23,9 @@ public interface StepActivities {
   /**
    * Finalizes what a RunProfile step left open when it ended without a result (timed out, lost, or
    * cancelled), e.g. its run record. Idempotent.
+   *
+   * @return the id of the step's run record (finalized now or before), or null when it has none
    */
   @ActivityMethod
-  void abandonStep(AbandonStepRequest request);
+  String abandonStep(AbandonStepRequest request);
 }

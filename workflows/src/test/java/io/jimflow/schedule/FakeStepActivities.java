@@ -72,8 +72,9 @@ final class FakeStepActivities implements StepActivities {
   }
 
   @Override
-  public void abandonStep(AbandonStepRequest request) {
+  public String abandonStep(AbandonStepRequest request) {
     abandoned.add(request);
+    return "run-record-of-" + request.run().step().name();
   }
 
   static StepRunResult complete(ActivityExecutionContext context, String message) {

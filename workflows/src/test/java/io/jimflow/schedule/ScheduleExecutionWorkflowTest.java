@@ -513,6 +513,13 @@ class ScheduleExecutionWorkflowTest {
             a -> {
               assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
               assertThat(a.run().step().name()).isEqualTo("sync");
+            }); // The execution's history names the run record that the finalizing found.
+    assertThat(records.stored(stub.getExecution().getWorkflowId()).steps())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.status()).isEqualTo(StepStatus.Cancelled);
+              assertThat(r.runRecordId()).isEqualTo("run-record-of-sync");
             });
   }
 

@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * A connected system: where identities come from or go to.
  *
- * @param connectorType {@code csv} (the only connector so far)
+ * @param connectorType {@code csv} or {@code ldap}
  * @param settings connector settings, e.g. {@code delimiter}
  */
 public record ConnectedSystemConfig(

@@ -31,6 +31,11 @@ class DataPlaneConfigLoaderTest {
     assertThat(
             config.system("directory").orElseThrow().runProfile("Delta Import").orElseThrow().id())
         .isEqualTo("confirming-import");
+    ConnectedSystemConfig directory = config.system("Directory").orElseThrow();
+    assertThat(directory.connectorType()).isEqualTo("ldap");
+    assertThat(directory.settings())
+        .containsEntry("url", "${env:JIMFLOW_DIRECTORY_URL:-ldap://127.0.0.1:10389}")
+        .containsEntry("password", "${secret:directory-password}");
     assertThat(config.syncRules().outbound()).hasSize(2);
     assertThat(config.syncRules().deletion())
         .singleElement()

@@ -17,6 +17,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,18 +75,41 @@ public final class EmbeddedDirectory implements AutoCloseable {
   }
 
   /**
+   * {@code environment} with {@link #PASSWORD_VARIABLE} set to the development default when it is
+   * unset: in dev mode the worker binds to the directory it started with the password it printed.
+   */
+  public static Map<String, String> withDevelopmentPassword(Map<String, String> environment) {
+    String value = environment.get(PASSWORD_VARIABLE);
+    if (value != null && !value.isEmpty()) {
+      return environment;
+    }
+    Map<String, String> withDefault = new HashMap<>(environment);
+    withDefault.put(PASSWORD_VARIABLE, DEVELOPMENT_PASSWORD);
+    return withDefault;
+  }
+
+  /**
    * Starts the directory on 127.0.0.1.
    *
    * @param port 0 for any free port
    * @param ldif the file its entries are kept in; read when it exists
    */
   public static EmbeddedDirectory start(int port, Path ldif, String password) {
+    return start(InetAddress.getLoopbackAddress(), port, ldif, password);
+  }
+
+  /**
+   * Starts the directory on {@code address} (e.g. every interface of a container).
+   *
+   * @param port 0 for any free port
+   * @param ldif the file its entries are kept in; read when it exists
+   */
+  public static EmbeddedDirectory start(InetAddress address, int port, Path ldif, String password) {
     try {
       InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig(BASE_DN);
       config.addAdditionalBindCredentials(BIND_DN, password);
       config.setListenerConfigs(
-          InMemoryListenerConfig.createLDAPConfig(
-              "ldap", InetAddress.getLoopbackAddress(), port, null));
+          InMemoryListenerConfig.createLDAPConfig("ldap", address, port, null));
       Holder holder = new Holder();
       config.addInMemoryOperationInterceptor(holder);
       InMemoryDirectoryServer server = new InMemoryDirectoryServer(config);
@@ -108,7 +132,13 @@ public final class EmbeddedDirectory implements AutoCloseable {
       return directory;
     } catch (LDAPException e) {
       throw new DevServerException(
-          "the embedded directory cannot start on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+          "the embedded directory cannot start on "
+              + address.getHostAddress()
+              + ":"
+              + port
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

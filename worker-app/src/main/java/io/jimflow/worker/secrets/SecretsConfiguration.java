@@ -2,7 +2,9 @@ package io.jimflow.worker.secrets;
 
 import io.jimflow.secrets.Secrets;
 import io.jimflow.secrets.WorkerSecrets;
+import io.jimflow.worker.dev.EmbeddedDirectory;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
@@ -11,14 +13,21 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The worker's {@link Secrets}: files in {@code jimflow.secrets.dir} (e.g. a mounted Kubernetes
  * Secret or {@code /run/secrets} of Docker Compose), else {@code JIMFLOW_SECRET_*} environment
- * variables.
+ * variables. In dev mode ({@code ./jimflow dev}) the Directory's {@code
+ * ${secret:directory-password}} falls back to the embedded directory's development password.
  */
 @Configuration
 public class SecretsConfiguration {
 
   @Bean
-  Secrets secrets(@Value("${jimflow.secrets.dir:}") String dir) {
+  Secrets secrets(
+      @Value("${jimflow.secrets.dir:}") String dir,
+      @Value("${jimflow.dev-mode:false}") boolean devMode) {
     Optional<Path> folder = dir.isBlank() ? Optional.empty() : Optional.of(Path.of(dir));
-    return new WorkerSecrets(folder, System.getenv());
+    Map<String, String> environment = System.getenv();
+    if (devMode) {
+      environment = EmbeddedDirectory.withDevelopmentPassword(environment);
+    }
+    return new WorkerSecrets(folder, environment);
   }
 }
