@@ -362,6 +362,9 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
       try {
         now = control.attempt(grant.guid());
       } catch (RuntimeException e) {
+        // A kill fences the attempt before it interrupts the handler, and the interrupt cancels
+        // the query in flight: then the fence is the reason.
+        refuseIfFenced("write");
         throw new WorkItemFencedException(
             "work item "
                 + grant.guid()
