@@ -1,9 +1,7 @@
 package io.jimflow.worker;
 
-import io.jimflow.common.JimflowDataConverter;
 import io.jimflow.encryption.PayloadEncryption;
 import io.temporal.common.converter.DataConverter;
-import io.temporal.spring.boot.WorkflowImplementationOptionsCustomizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -13,9 +11,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * How the workers read and write payloads: encrypted with the payload keys when {@code
  * jimflow.payload-encryption.keys-file} ({@code JIMFLOW_PAYLOAD_ENCRYPTION_KEYS_FILE}) or {@code
- * jimflow.payload-encryption.keys} names them; an input a workflow cannot read fails that execution
- * at once (naming the workflow type, what it expected and what came) instead of retrying its first
- * workflow task for ever; an unreadable signal is dropped and an unreadable update rejected.
+ * jimflow.payload-encryption.keys} names them. What an unreadable input does is set where the
+ * workflows are registered ({@link WorkerRegistrations}).
  */
 @Configuration(proxyBeanMethods = false)
 public class TemporalConfiguration {
@@ -34,12 +31,5 @@ public class TemporalConfiguration {
   @Bean
   public DataConverter mainDataConverter(PayloadEncryption encryption) {
     return encryption.dataConverter();
-  }
-
-  @Bean
-  public WorkflowImplementationOptionsCustomizer failOnUnreadableInput() {
-    return (options, worker, implementationClass, workflowMethod) ->
-        options.setFailWorkflowExceptionTypes(
-            JimflowDataConverter.WORKFLOW_OPTIONS.getFailWorkflowExceptionTypes());
   }
 }

@@ -1,22 +1,18 @@
 package io.jimflow.worker;
 
-import io.temporal.spring.boot.TemporalOptionsCustomizer;
 import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
- * The Temporal worker options every jimflow worker runs with; tests that host a worker in-process
- * use {@link #apply} too, so they measure what a deployment runs.
+ * The Temporal worker options every jimflow worker runs with ({@link WorkerRegistrations}); tests
+ * that host a worker in-process use {@link #apply} too, so they measure what a deployment runs.
  *
  * <p>Eager activity execution stays on (the SDK's default, stated here so nobody turns it off
  * unknowingly): a step scheduled by a workflow task comes back in that task's completion instead of
  * a separate poll, which takes a round trip off every group advance. It needs the server's dynamic
  * config {@code system.enableActivityEagerExecution=true}; without it the worker simply polls.
  */
-@Configuration(proxyBeanMethods = false)
-public class WorkerTuning {
+public final class WorkerTuning {
 
   /**
    * The longest the SDK holds back a step's heartbeat. Its default throttle is 0.8 × the heartbeat
@@ -33,8 +29,5 @@ public class WorkerTuning {
         .setMaxHeartbeatThrottleInterval(MAX_HEARTBEAT_THROTTLE);
   }
 
-  @Bean
-  TemporalOptionsCustomizer<WorkerOptions.Builder> jimflowWorkerOptions() {
-    return WorkerTuning::apply;
-  }
+  private WorkerTuning() {}
 }

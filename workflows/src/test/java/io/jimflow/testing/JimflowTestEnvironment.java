@@ -2,15 +2,7 @@ package io.jimflow.testing;
 
 import io.jimflow.common.JimflowDataConverter;
 import io.jimflow.common.JimflowSearchAttributes;
-import io.jimflow.maintenance.ClearConnectedSystemWorkflowImpl;
-import io.jimflow.maintenance.DataGenerationWorkflowImpl;
-import io.jimflow.maintenance.DeleteConnectedSystemWorkflowImpl;
-import io.jimflow.maintenance.HistoryRetentionWorkflowImpl;
-import io.jimflow.maintenance.HousekeepingWorkflowImpl;
-import io.jimflow.resource.ResourceLockWorkflowImpl;
-import io.jimflow.runs.RunRecordsWorkflowImpl;
-import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
-import io.jimflow.workitem.WorkItemWorkflowImpl;
+import io.jimflow.registration.WorkerRegistration;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.WorkflowExecutionHistory;
@@ -43,17 +35,7 @@ public final class JimflowTestEnvironment {
   public static final long DEADLOCK_DETECTION_MILLIS = 10_000;
 
   /** Every workflow implementation a jimflow worker registers. */
-  public static final List<Class<?>> WORKFLOW_IMPLEMENTATIONS =
-      List.of(
-          ScheduleExecutionWorkflowImpl.class,
-          WorkItemWorkflowImpl.class,
-          HousekeepingWorkflowImpl.class,
-          HistoryRetentionWorkflowImpl.class,
-          ClearConnectedSystemWorkflowImpl.class,
-          DeleteConnectedSystemWorkflowImpl.class,
-          DataGenerationWorkflowImpl.class,
-          RunRecordsWorkflowImpl.class,
-          ResourceLockWorkflowImpl.class);
+  public static final List<Class<?>> WORKFLOW_IMPLEMENTATIONS = WorkerRegistration.allWorkflows();
 
   private JimflowTestEnvironment() {}
 

@@ -24,9 +24,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The beans of the maintenance task queue; application.yaml registers the maintenance workflows and
- * the {@code maintenanceActivities} bean on it. Also wraps every {@link RunProfileExecutor} so that
- * a run profile of a connected system being cleared or deleted fails instead of racing it.
+ * The beans of the maintenance task queue, which {@code WorkerRegistrations} registers on it. Also
+ * wraps every {@link RunProfileExecutor} so that a run profile of a connected system being cleared
+ * or deleted fails instead of racing it.
  */
 @Configuration
 public class MaintenanceWorkerConfiguration {

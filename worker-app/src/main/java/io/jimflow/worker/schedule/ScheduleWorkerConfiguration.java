@@ -20,9 +20,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The beans of the schedules task queue; application.yaml registers {@code
- * ScheduleExecutionWorkflowImpl}, {@code ResourceLockWorkflowImpl} and the {@code stepActivities}
- * and {@code resourceActivities} beans on it.
+ * The beans of the schedules task queue: the step and resource activities, which {@code
+ * WorkerRegistrations} registers on it.
  */
 @Configuration
 public class ScheduleWorkerConfiguration {

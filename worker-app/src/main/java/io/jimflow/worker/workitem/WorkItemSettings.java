@@ -5,9 +5,10 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Work item settings ({@code jimflow.work-items.*}); the number of execution slots is the run queue
- * worker's {@code capacity.max-concurrent-activity-executors} in application.yaml.
+ * Work item settings ({@code jimflow.work-items.*}).
  *
+ * @param slots how many items run at once on this worker process: the run queue worker's activity
+ *     slots, the items' "free process resource" (default 4)
  * @param watchInterval how often a running item heartbeats and looks for WorkItemShouldFinish; keep
  *     it well below the items' heartbeat timeout (default 30 s)
  * @param stopWait how long a killed handler, once interrupted, has to end before the run activity
@@ -16,9 +17,18 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     timeout); past it the call is interrupted and its writes refused
  */
 @ConfigurationProperties("jimflow.work-items")
-public record WorkItemSettings(Duration watchInterval, Duration stopWait, Duration finishedLimit) {
+public record WorkItemSettings(
+    Integer slots, Duration watchInterval, Duration stopWait, Duration finishedLimit) {
+
+  /** Execution slots per worker process when {@code jimflow.work-items.slots} is not set. */
+  public static final int DEFAULT_SLOTS = 4;
 
   public WorkItemSettings {
+    slots = slots == null ? DEFAULT_SLOTS : slots;
+    if (slots < 1) {
+      throw new IllegalArgumentException(
+          "jimflow.work-items.slots must be at least 1, got " + slots);
+    }
     watchInterval = watchInterval == null ? Duration.ofSeconds(2) : watchInterval;
     stopWait = stopWait == null ? WorkItemActivitiesImpl.DEFAULT_STOP_WAIT : stopWait;
     finishedLimit = finishedLimit == null ? WorkItemActivitiesImpl.FINISHED_LIMIT : finishedLimit;

@@ -1,29 +1,23 @@
 package io.jimflow.worker.workitem;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jimflow.common.JimflowDataConverter;
-import io.jimflow.common.TaskQueues;
 import io.jimflow.workitem.RunawayHandlers;
 import io.jimflow.workitem.TemporalWorkItemControl;
 import io.jimflow.workitem.WorkItemActivitiesImpl;
 import io.jimflow.workitem.WorkItemHandler;
 import io.jimflow.workitem.WorkItemHandlerRegistry;
 import io.jimflow.workitem.WorkItemManagerActivitiesImpl;
-import io.jimflow.workitem.WorkItemWorkflowImpl;
 import io.jimflow.workitem.kinds.DirectorySnapshotHandler;
 import io.jimflow.workitem.kinds.LineCountHandler;
 import io.temporal.client.WorkflowClient;
-import io.temporal.worker.WorkerFactory;
 import java.time.Clock;
 import java.util.List;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The beans of the work item queues; application.yaml registers {@code WorkItemWorkflowImpl} and
- * {@code workItemManagerActivities} on jimflow-work-items and {@code workItemActivities} on
- * jimflow-work-item-runs. A program adds its own kinds by declaring {@link WorkItemHandler} beans.
+ * The beans of the work item queues, which {@code WorkerRegistrations} registers. A program adds
+ * its own kinds by declaring {@link WorkItemHandler} beans.
  */
 @Configuration
 public class WorkItemWorkerConfiguration {
@@ -62,21 +56,6 @@ public class WorkItemWorkerConfiguration {
         settings.stopWait(),
         settings.finishedLimit(),
         runaways);
-  }
-
-  /**
-   * Registers the work item workflow with the SDK directly: the Spring starter's registration of a
-   * {@code @WorkflowInit} constructor reads the input outside the path that turns an unreadable
-   * input into a failed execution.
-   */
-  @Bean
-  SmartInitializingSingleton workItemWorkflowRegistration(WorkerFactory factory) {
-    // Once every singleton exists the starter has created the workers; none polls yet.
-    return () ->
-        factory
-            .getWorker(TaskQueues.WORK_ITEMS)
-            .registerWorkflowImplementationTypes(
-                JimflowDataConverter.WORKFLOW_OPTIONS, WorkItemWorkflowImpl.class);
   }
 
   @Bean
