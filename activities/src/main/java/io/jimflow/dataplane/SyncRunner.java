@@ -8,6 +8,7 @@ import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.CsoRow;
 import io.jimflow.store.CsoState;
+import io.jimflow.store.Deprovisioning;
 import io.jimflow.store.ExportStatus;
 import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
@@ -26,7 +27,6 @@ import io.jimflow.sync.MvoState;
 import io.jimflow.sync.OutboundDecision;
 import io.jimflow.sync.OutboundRule;
 import io.jimflow.sync.SyncEngine;
-import io.jimflow.sync.TargetFacts;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -56,6 +56,7 @@ final class SyncRunner {
   private final ChangeHistory history;
   private final SyncEngine engine;
   private final Clock clock;
+  private final Deprovisioning deprovisioning;
 
   SyncRunner(
       ConnectorSpace connectorSpace,
@@ -70,6 +71,7 @@ final class SyncRunner {
     this.history = history;
     this.engine = engine;
     this.clock = clock;
+    this.deprovisioning = new Deprovisioning(engine, metaverse, connectorSpace, pendingExports);
   }
 
   void run(RunContext run) {
@@ -317,7 +319,9 @@ final class SyncRunner {
             target == null ? List.of() : open.getOrDefault(target.id(), List.of());
         OutboundDecision decision =
             SyncEngine.decideOutbound(
-                rule, toState(mvo), target == null ? null : targetFacts(target, outstanding));
+                rule,
+                toState(mvo),
+                target == null ? null : PendingExports.targetFacts(target, outstanding));
         switch (decision.kind()) {
           case PROVISION -> {
             if (target == null) {
@@ -481,40 +485,12 @@ final class SyncRunner {
     if (due.isEmpty()) {
       return new Checkpoint("done", 0);
     }
-    Map<String, Map<String, CsoRow>> targets = new HashMap<>();
-    for (CsoRow connector :
-        connectorSpace.findByMvoIds(connection, due.stream().map(MvoRow::id).toList())) {
-      targets
-          .computeIfAbsent(connector.mvoId(), k -> new HashMap<>())
-          .put(connector.connectedSystem(), connector);
-    }
-    List<Long> targetIds = new ArrayList<>();
-    targets.values().forEach(m -> m.values().forEach(c -> targetIds.add(c.id())));
-    Map<Long, List<PendingExportRow>> open = pendingExports.findOpenByCso(connection, targetIds);
-    List<NewPendingExport> deletes = new ArrayList<>();
     List<MvoChange> changes = new ArrayList<>();
-    for (MvoRow mvo : due) {
-      for (OutboundRule rule : engine.outboundRulesFor(mvo.objectType())) {
-        CsoRow target = targets.getOrDefault(mvo.id(), Map.of()).get(rule.connectedSystem());
-        if (target == null) {
-          continue;
-        }
-        OutboundDecision decision =
-            SyncEngine.decideOutbound(
-                rule, null, targetFacts(target, open.getOrDefault(target.id(), List.of())));
-        if (decision.kind() == OutboundDecision.Kind.DEPROVISION) {
-          deletes.add(
-              new NewPendingExport(
-                  rule.connectedSystem(),
-                  target.id(),
-                  mvo.id(),
-                  ExportChange.Delete,
-                  Map.of(),
-                  false,
-                  run.runId));
-          page.change(target.anchor(), target.id(), mvo.id(), ChangeType.Deprovisioned);
-          page.delta.increment(Total.PENDING_EXPORTS);
-        }
+    for (Deprovisioning.MvoDeletion deletion : deprovisioning.delete(connection, due, run.runId)) {
+      MvoRow mvo = deletion.mvo();
+      for (CsoRow target : deletion.deprovisioned()) {
+        page.change(target.anchor(), target.id(), mvo.id(), ChangeType.Deprovisioned);
+        page.delta.increment(Total.PENDING_EXPORTS);
       }
       page.change(
           mvo.attributes().getOrDefault("displayName", mvo.id()),
@@ -523,24 +499,8 @@ final class SyncRunner {
           ChangeType.Deleted);
       changes.add(new MvoChange(mvo.id(), ChangeType.Deleted, null));
     }
-    pendingExports.insert(connection, deletes);
-    metaverse.delete(connection, due.stream().map(MvoRow::id).toList());
     history.recordMvoChanges(connection, run.runId, changes);
     return new Checkpoint(Checkpoint.DELETIONS, 0);
-  }
-
-  private static TargetFacts targetFacts(CsoRow target, List<PendingExportRow> outstanding) {
-    Map<String, String> pending = new HashMap<>();
-    boolean deleting = false;
-    for (PendingExportRow export : outstanding) {
-      if (export.change() == ExportChange.Delete) {
-        deleting = true;
-      } else {
-        deleting = false;
-        pending.putAll(export.attributes());
-      }
-    }
-    return new TargetFacts(target.attributes(), pending, deleting);
   }
 
   private static MvoState toState(MvoRow mvo) {
