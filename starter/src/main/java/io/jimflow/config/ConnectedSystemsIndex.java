@@ -1,13 +1,8 @@
 package io.jimflow.config;
 
-import static io.jimflow.config.ConfigNodes.entry;
-import static io.jimflow.config.ConfigNodes.items;
-import static io.jimflow.config.ConfigNodes.text;
-
-import io.jimflow.config.tree.ConfigNode;
+import io.jimflow.config.tree.ConnectedSystemsFile;
+import io.jimflow.config.tree.Problems;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,11 +10,10 @@ import java.util.Set;
 /**
  * The connected systems and run profiles named in {@code connected-systems.yaml}, by id and by
  * name, so that a schedules file's RunProfile steps can be checked against them before anything is
- * deployed. The worker validates that file in full; this reads only the names.
+ * deployed. The worker validates that file in full; both read it through {@link
+ * ConnectedSystemsFile}, this one only for the names.
  */
 public final class ConnectedSystemsIndex {
-
-  public static final String FILE_NAME = "connected-systems.yaml";
 
   private final Path file;
   private final Map<String, Set<String>> profilesBySystem;
@@ -34,21 +28,17 @@ public final class ConnectedSystemsIndex {
    * none (or it cannot be read as YAML), in which case references are not checked.
    */
   public static Optional<ConnectedSystemsIndex> besides(Path schedulesFile) {
-    Optional<ConfigNodes.Beside> beside = ConfigNodes.beside(schedulesFile, FILE_NAME);
-    if (beside.isEmpty()) {
-      return Optional.empty();
-    }
-    Map<String, Set<String>> index = new LinkedHashMap<>();
-    for (ConfigNode system : items(entry(beside.get().root(), "connectedSystems"))) {
-      Set<String> profiles = new LinkedHashSet<>();
-      for (ConfigNode profile : items(entry(system, "runProfiles"))) {
-        text(entry(profile, "id")).ifPresent(profiles::add);
-        text(entry(profile, "name")).ifPresent(profiles::add);
-      }
-      text(entry(system, "id")).ifPresent(id -> index.put(id, profiles));
-      text(entry(system, "name")).ifPresent(name -> index.put(name, profiles));
-    }
-    return Optional.of(new ConnectedSystemsIndex(beside.get().file(), index));
+    return ConfigNodes.besideFile(schedulesFile, ConnectedSystemsFile.FILE_NAME)
+        .flatMap(
+            file -> {
+              Problems problems = new Problems(file.toString());
+              return ConnectedSystemsFile.read(file, problems)
+                  .filter(root -> problems.isEmpty())
+                  .map(
+                      root ->
+                          new ConnectedSystemsIndex(
+                              file, ConnectedSystemsFile.runProfilesBySystem(root)));
+            });
   }
 
   /** What is wrong with a reference to a run profile of a connected system, if anything. */

@@ -1,15 +1,12 @@
 package io.jimflow.config;
 
-import static io.jimflow.config.ConfigNodes.entry;
-import static io.jimflow.config.ConfigNodes.items;
-import static io.jimflow.config.ConfigNodes.text;
-
 import io.jimflow.config.tree.ConfigNode;
 import io.jimflow.schedule.ExecutablePaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -44,11 +41,14 @@ public final class SqlScriptsIndex {
     Path file = beside.get().file();
     ConfigNode root = beside.get().root();
     Set<String> names = new LinkedHashSet<>();
-    for (ConfigNode connection : items(entry(root, "connections"))) {
-      text(entry(connection, "name")).ifPresent(names::add);
+    for (ConfigNode connection :
+        root.get("connections").map(ConfigNode::elements).orElse(List.of())) {
+      connection.get("name").flatMap(ConfigNode::nonBlankText).ifPresent(names::add);
     }
     Optional<Path> scriptsRoot =
-        text(entry(root, "root")).map(r -> file.getParent().resolve(r).normalize());
+        root.get("root")
+            .flatMap(ConfigNode::nonBlankText)
+            .map(r -> file.getParent().resolve(r).normalize());
     return Optional.of(new SqlScriptsIndex(file, scriptsRoot, names));
   }
 

@@ -31,7 +31,8 @@ class UnreadableInputIT {
     "ClearConnectedSystem, " + TaskQueues.MAINTENANCE,
     "DeleteConnectedSystem, " + TaskQueues.MAINTENANCE,
     "GenerateExampleData, " + TaskQueues.MAINTENANCE,
-    "RunRecords, " + TaskQueues.MAINTENANCE
+    "RunRecords, " + TaskQueues.MAINTENANCE,
+    "ResourceLock, " + TaskQueues.SCHEDULES
   })
   void everyWorkflowTypeFailsOnAGarbageInput(String type, String queue, E2eEnvironment env)
       throws Exception {

@@ -38,6 +38,9 @@ class ArchitectureTest {
   private static final JavaClasses STARTER = module("starter");
   private static final JavaClasses WORKER = module("worker-app");
 
+  /** The configuration files' reader, shared by the starter and the activities. */
+  private static final String CONFIG = "io.jimflow.config..";
+
   private static DescribedPredicate<JavaClass> in(String description, JavaClasses module) {
     Set<String> names = module.stream().map(JavaClass::getName).collect(Collectors.toSet());
     return DescribedPredicate.describe(description, c -> names.contains(c.getName()));
@@ -46,6 +49,8 @@ class ArchitectureTest {
   @Test
   void workflowsDependOnTheTemporalSdkOnly() {
     classes()
+        .that()
+        .resideOutsideOfPackage(CONFIG)
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage(
@@ -63,6 +68,34 @@ class ArchitectureTest {
     noClasses()
         .should()
         .dependOnClassesThat(in("classes of activities, starter or worker-app", union()))
+        .check(WORKFLOWS);
+  }
+
+  /**
+   * The configuration tree reader lives in the workflows module only so that the starter and the
+   * activities can share it: it may use the YAML parser, and no other class of the module may use
+   * it (workflow code reads no configuration).
+   */
+  @Test
+  void theSharedConfigurationReaderIsUsedByNoWorkflowCode() {
+    classes()
+        .that()
+        .resideInAPackage(CONFIG)
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..",
+            "com.fasterxml.jackson.core..",
+            "com.fasterxml.jackson.dataformat.yaml..",
+            "org.yaml.snakeyaml..",
+            CONFIG)
+        .check(WORKFLOWS);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage(CONFIG)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(CONFIG)
         .check(WORKFLOWS);
   }
 
@@ -108,7 +141,7 @@ class ArchitectureTest {
                 c -> names.contains(c.getName())))
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("java.io..", "java.nio.file..", "java.net..", "java.sql..")
+        .resideInAnyPackage("java.io..", "java.nio.file..", "java.net..", "java.sql..", CONFIG)
         .orShould()
         .dependOnClassesThat()
         .haveFullyQualifiedName(Thread.class.getName())

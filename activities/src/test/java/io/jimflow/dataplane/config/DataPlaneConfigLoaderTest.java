@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.jimflow.config.tree.ConfigException;
+import io.jimflow.config.tree.ConfigProblem;
 import io.jimflow.store.RunType;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -101,5 +104,48 @@ class DataPlaneConfigLoaderTest {
     assertThatThrownBy(() -> loader.load(Path.of("no/such.yaml")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("no/such.yaml: cannot be read");
+  }
+
+  @Test
+  void aSettingThatIsNotASingleValueIsAProblemWithItsLine() {
+    String yaml =
+        """
+        connectedSystems:
+          - id: hr
+            connector: csv
+            settings:
+              delimiter: [";"]
+            objectTypes:
+              - {name: person, anchor: id, attributes: [id]}
+        """;
+
+    assertThat(problems(yaml))
+        .containsExactly(
+            "cs.yaml:5: connected system 'hr' setting delimiter must be a single value");
+  }
+
+  @Test
+  void aKeyGivenTwiceNamesTheLineOfTheFirst() {
+    String yaml =
+        """
+        connectedSystems:
+          - id: hr
+            connector: csv
+            id: payroll
+            objectTypes:
+              - {name: person, anchor: id, attributes: [id]}
+        """;
+
+    assertThat(problems(yaml))
+        .containsExactly(
+            "cs.yaml:4: connectedSystems[0].id: duplicate key (first given on line 2)");
+  }
+
+  private List<String> problems(String yaml) {
+    return catchThrowableOfType(ConfigException.class, () -> loader.parse("cs.yaml", yaml))
+        .problems()
+        .stream()
+        .map(ConfigProblem::format)
+        .toList();
   }
 }

@@ -34,31 +34,56 @@ public final class YamlTreeReader {
   private YamlTreeReader() {}
 
   /**
+   * How the problems of a file as a whole are worded, so that each file keeps the words its users
+   * know.
+   *
+   * @param notFound the problem of a missing file
+   * @param syntaxError what precedes the parser's description of a syntax error
+   * @param empty the problem of a file without a document
+   */
+  public record Wording(String notFound, String syntaxError, String empty) {
+
+    /** {@code file not found}, {@code YAML syntax error: …}, {@code the file is empty}. */
+    public static final Wording DEFAULT =
+        new Wording("file not found", "YAML syntax error: ", "the file is empty");
+  }
+
+  /**
    * Reads a file; a file that cannot be read is reported as a problem of the file as a whole.
    *
    * @param source how problems name the file (usually the path as the user typed it)
    * @return the root node, or empty when the file is missing, unreadable or not valid YAML
    */
   public static Optional<ConfigNode> read(Path file, String source, Problems problems) {
+    return read(file, problems, Wording.DEFAULT);
+  }
+
+  /** Reads a file, wording the problems of the file as a whole as {@code wording} says. */
+  public static Optional<ConfigNode> read(Path file, Problems problems, Wording wording) {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (java.nio.file.NoSuchFileException e) {
-      problems.at(0, "", "file not found");
+      problems.at(0, "", wording.notFound());
       return Optional.empty();
     } catch (IOException e) {
       problems.at(0, "", "cannot be read: " + e.getMessage());
       return Optional.empty();
     }
-    return read(new StringReader(text), problems);
+    return read(new StringReader(text), problems, wording);
   }
 
   /** Reads YAML text; see {@link #read(Path, String, Problems)}. */
   public static Optional<ConfigNode> read(Reader yaml, Problems problems) {
+    return read(yaml, problems, Wording.DEFAULT);
+  }
+
+  /** Reads YAML text, wording the problems of the text as a whole as {@code wording} says. */
+  public static Optional<ConfigNode> read(Reader yaml, Problems problems, Wording wording) {
     try (JsonParser parser = YAML.createParser(yaml)) {
       JsonToken first = parser.nextToken();
       if (first == null) {
-        problems.at(1, "", "the file is empty");
+        problems.at(1, "", wording.empty());
         return Optional.empty();
       }
       // Nodes are kept only when the whole document parsed: a half-read tree would report
@@ -68,7 +93,7 @@ public final class YamlTreeReader {
       duplicateKeys.forEach(p -> problems.at(p.line(), p.path(), p.message()));
       return Optional.of(root);
     } catch (JsonProcessingException e) {
-      problems.at(errorLine(e), "", "YAML syntax error: " + errorMessage(e));
+      problems.at(errorLine(e), "", wording.syntaxError() + errorMessage(e));
       return Optional.empty();
     } catch (IOException e) {
       problems.at(0, "", "cannot be read: " + e.getMessage());

@@ -62,6 +62,14 @@ public final class Conversions {
         });
   }
 
+  /** A whole number from {@code min} to {@code max}, both included. */
+  public static Conversion<Integer> integerIn(int min, int max) {
+    return integer()
+        .check(
+            value ->
+                value < min || value > max ? value + " is out of range " + min + "-" + max : null);
+  }
+
   /** A number, whole or decimal. */
   public static Conversion<Double> decimal() {
     return scalar(

@@ -18,6 +18,31 @@ public sealed interface ConfigNode
    */
   String kind();
 
+  /**
+   * The value of {@code key} when this is a mapping that holds it; empty otherwise. For lenient
+   * reads that take what they need from a file another reader validates.
+   */
+  default java.util.Optional<ConfigNode> get(String key) {
+    if (this instanceof MapNode map) {
+      return map.entries().stream().filter(e -> e.key().equals(key)).findFirst().map(Entry::value);
+    }
+    return java.util.Optional.empty();
+  }
+
+  /** The items when this is a list; none otherwise (lenient, see {@link #get}). */
+  default java.util.List<ConfigNode> elements() {
+    return this instanceof ListNode list ? list.items() : java.util.List.of();
+  }
+
+  /**
+   * The text when this is a scalar that is not blank; empty otherwise (lenient, see {@link #get}).
+   */
+  default java.util.Optional<String> nonBlankText() {
+    return this instanceof ScalarNode scalar && !scalar.text().isBlank()
+        ? java.util.Optional.of(scalar.text())
+        : java.util.Optional.empty();
+  }
+
   /** A mapping; entries keep the file's order. */
   record MapNode(int line, String path, java.util.List<Entry> entries) implements ConfigNode {
     public MapNode {

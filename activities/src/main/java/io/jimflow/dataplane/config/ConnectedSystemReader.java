@@ -1,0 +1,208 @@
+package io.jimflow.dataplane.config;
+
+import io.jimflow.config.tree.ConfigNode;
+import io.jimflow.config.tree.Problems;
+import io.jimflow.connector.ldap.LdapSettings;
+import io.jimflow.store.RunType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads one entry of {@code connectedSystems}: its connector and settings, object types and run
+ * profiles, each checked against the others (an LDAP system's settings against its attributes, a
+ * run profile's object type against the system's).
+ */
+final class ConnectedSystemReader extends NodeReading {
+
+  private static final Set<String> CONNECTOR_TYPES = Set.of("csv", "ldap");
+  private static final int MAX_PAGE_SIZE = 100_000;
+
+  ConnectedSystemReader(Problems problems) {
+    super(problems);
+  }
+
+  ConnectedSystemConfig system(ConfigNode node) {
+    Map<String, ConfigNode> map =
+        mapping(
+            node,
+            "a connected system",
+            "id",
+            "name",
+            "connector",
+            "settings",
+            "objectTypes",
+            "runProfiles");
+    String id = string(map, "id", node, true);
+    String label = "connected system '" + (id == null ? "?" : id) + "'";
+    String name = Optional.ofNullable(string(map, "name", node, false)).orElse(id);
+    String connector = string(map, "connector", node, true);
+    if (connector != null && !CONNECTOR_TYPES.contains(connector)) {
+      problem(
+          map.get("connector"),
+          label + ": unknown connector '" + connector + "' (known: csv, ldap)");
+    }
+    boolean ldap = "ldap".equals(connector);
+    Map<String, String> settings = new LinkedHashMap<>();
+    ConfigNode settingsNode = map.get("settings");
+    Map<String, ConfigNode> settingNodes = new LinkedHashMap<>();
+    if (settingsNode != null && ldap) {
+      settingNodes.putAll(
+          mapping(settingsNode, label + " settings", LdapSettings.KEYS.toArray(String[]::new)));
+      settingNodes.forEach(
+          (key, value) -> putIfRead(settings, key, joined(value, label + " setting " + key)));
+    } else if (settingsNode != null) {
+      mapping(settingsNode, label + " settings", "delimiter")
+          .forEach(
+              (key, value) -> putIfRead(settings, key, scalar(value, label + " setting " + key)));
+      String delimiter = settings.get("delimiter");
+      if (delimiter != null && delimiter.length() != 1) {
+        problem(settingsNode, label + ": delimiter must be one character, not '" + delimiter + "'");
+      }
+    }
+    List<ObjectTypeConfig> types = new ArrayList<>();
+    for (ConfigNode typeNode : list(map, "objectTypes", node, true)) {
+      ObjectTypeConfig type = objectType(typeNode, label, ldap);
+      if (type != null) {
+        if (types.stream().anyMatch(t -> t.name().equals(type.name()))) {
+          problem(typeNode, label + ": object type '" + type.name() + "' is defined twice");
+        }
+        types.add(type);
+      }
+    }
+    List<RunProfileConfig> profiles = new ArrayList<>();
+    for (ConfigNode profileNode : list(map, "runProfiles", node, false)) {
+      RunProfileConfig profile = runProfile(profileNode, label, types, ldap);
+      if (profile != null) {
+        if (profiles.stream().anyMatch(p -> p.id().equals(profile.id()))) {
+          problem(profileNode, label + ": run profile '" + profile.id() + "' is defined twice");
+        }
+        if (profiles.stream().anyMatch(p -> p.name().equals(profile.name()))) {
+          problem(profileNode, label + ": run profile name '" + profile.name() + "' is used twice");
+        }
+        profiles.add(profile);
+      }
+    }
+    if (ldap) {
+      boolean exports = profiles.stream().anyMatch(p -> p.runType() == RunType.Export);
+      Set<String> attributes = new HashSet<>();
+      types.forEach(t -> attributes.addAll(t.attributes()));
+      for (LdapSettings.Problem p : LdapSettings.problems(settings, attributes, exports)) {
+        ConfigNode at = p.key() == null ? null : settingNodes.get(p.key());
+        problem(
+            at != null ? at : settingsNode != null ? settingsNode : node,
+            label + ": " + p.message());
+      }
+    }
+    if (id == null || connector == null) {
+      return null;
+    }
+    return new ConnectedSystemConfig(id, name, connector, settings, types, profiles);
+  }
+
+  private ObjectTypeConfig objectType(ConfigNode node, String system, boolean ldap) {
+    Map<String, ConfigNode> map =
+        ldap
+            ? mapping(node, "an object type", "name", "anchor", "attributes", "multiValued")
+            : mapping(node, "an object type", "name", "anchor", "attributes");
+    String name = string(map, "name", node, true);
+    String anchor = string(map, "anchor", node, true);
+    List<String> attributes = strings(map, "attributes", node, true);
+    List<String> multiValued = strings(map, "multiValued", node, false);
+    if (name == null || anchor == null) {
+      return null;
+    }
+    for (String attribute : multiValued) {
+      if (!attributes.contains(attribute)) {
+        problem(
+            map.get("multiValued"),
+            system
+                + ", object type '"
+                + name
+                + "': multi-valued '"
+                + attribute
+                + "' is not one of its attributes");
+      }
+    }
+    // A directory assigns some anchors itself (entryUUID, objectGUID): no need to list them.
+    if (!ldap && !attributes.contains(anchor)) {
+      problem(
+          map.get("anchor"),
+          system
+              + ", object type '"
+              + name
+              + "': anchor '"
+              + anchor
+              + "' is not one of its attributes "
+              + attributes);
+    }
+    if (new HashSet<>(attributes).size() != attributes.size()) {
+      problem(
+          map.get("attributes"),
+          system + ", object type '" + name + "': attributes are listed twice");
+    }
+    return new ObjectTypeConfig(name, anchor, attributes, multiValued);
+  }
+
+  private RunProfileConfig runProfile(
+      ConfigNode node, String system, List<ObjectTypeConfig> types, boolean ldap) {
+    Map<String, ConfigNode> map =
+        mapping(node, "a run profile", "id", "name", "runType", "pageSize", "file", "objectType");
+    String id = string(map, "id", node, true);
+    String label = system + ", run profile '" + (id == null ? "?" : id) + "'";
+    String name = Optional.ofNullable(string(map, "name", node, false)).orElse(id);
+    RunType runType = enumValue(map, "runType", node, RunType.class, label);
+    int pageSize = RunProfileConfig.DEFAULT_PAGE_SIZE;
+    ConfigNode pageNode = map.get("pageSize");
+    if (pageNode != null) {
+      String text = scalar(pageNode, label + " pageSize");
+      try {
+        pageSize = Integer.parseInt(text);
+        if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+          problem(
+              pageNode,
+              label + ": pageSize must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize);
+        }
+      } catch (NumberFormatException e) {
+        problem(pageNode, label + ": pageSize must be a whole number, not '" + text + "'");
+      }
+    }
+    String file = string(map, "file", node, false);
+    if (ldap && file != null) {
+      problem(map.get("file"), label + ": an LDAP run profile reads no file");
+    }
+    if (!ldap
+        && runType != null
+        && (runType.isImport() || runType == RunType.Export)
+        && file == null) {
+      problem(node, label + ": a " + runType + " run profile needs 'file'");
+    }
+    if (runType != null && runType.isSynchronisation() && file != null) {
+      problem(map.get("file"), label + ": a " + runType + " run profile reads no file");
+    }
+    String givenType = string(map, "objectType", node, false);
+    String objectType = givenType;
+    if (givenType == null && types.size() == 1) {
+      objectType = types.get(0).name();
+    } else if (givenType == null && runType != null && !runType.isSynchronisation()) {
+      problem(node, label + ": 'objectType' is needed when the system has several object types");
+    } else if (givenType != null && types.stream().noneMatch(t -> t.name().equals(givenType))) {
+      problem(map.get("objectType"), label + ": unknown object type '" + givenType + "'");
+    }
+    if (id == null || runType == null) {
+      return null;
+    }
+    return new RunProfileConfig(id, name, runType, pageSize, file, objectType);
+  }
+
+  /** A setting that could not be read is reported already; leaving it out keeps reading on. */
+  private static void putIfRead(Map<String, String> settings, String key, String value) {
+    if (value != null) {
+      settings.put(key, value);
+    }
+  }
+}
