@@ -3,6 +3,7 @@ package io.jimflow.dataplane;
 import io.jimflow.connector.ImportRow;
 import io.jimflow.connector.ObjectSource;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
+import io.jimflow.store.AttributesJson;
 import io.jimflow.store.ChangeHistory;
 import io.jimflow.store.ChangeHistory.CsoChange;
 import io.jimflow.store.ChangeType;
@@ -12,7 +13,6 @@ import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.CsoRow;
 import io.jimflow.store.CsoState;
 import io.jimflow.store.ExportStatus;
-import io.jimflow.store.Json;
 import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
 import io.jimflow.store.PendingExportRow;
@@ -127,7 +127,7 @@ final class ImportRunner {
                 system,
                 type.name(),
                 row.anchor(),
-                Json.write(row.attributes()),
+                AttributesJson.write(row.attributes()),
                 hash,
                 CsoState.Normal,
                 null,
@@ -141,7 +141,11 @@ final class ImportRunner {
       } else {
         updated.add(
             new CsoUpdate(
-                cso.id(), Json.write(row.attributes()), hash, CsoState.Normal, run.runId));
+                cso.id(),
+                AttributesJson.write(row.attributes()),
+                hash,
+                CsoState.Normal,
+                run.runId));
         changes.add(
             new CsoChange(cso.id(), system, row.anchor(), ChangeType.Updated, row.attributes()));
         page.change(row.anchor(), cso.id(), cso.mvoId(), ChangeType.Updated);

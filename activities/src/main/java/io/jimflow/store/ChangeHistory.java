@@ -47,7 +47,7 @@ public final class ChangeHistory {
         statement.setString(3, change.anchor());
         statement.setString(4, change.change().name());
         statement.setString(
-            5, change.attributes() == null ? null : Json.write(change.attributes()));
+            5, change.attributes() == null ? null : AttributesJson.write(change.attributes()));
         statement.setString(6, runId);
         Sql.setInstant(statement, 7, now);
         statement.addBatch();
@@ -70,7 +70,7 @@ public final class ChangeHistory {
         statement.setString(1, change.mvoId());
         statement.setString(2, change.change().name());
         statement.setString(
-            3, change.attributes() == null ? null : Json.write(change.attributes()));
+            3, change.attributes() == null ? null : AttributesJson.write(change.attributes()));
         statement.setString(4, runId);
         Sql.setInstant(statement, 5, now);
         statement.addBatch();

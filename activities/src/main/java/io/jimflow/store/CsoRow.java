@@ -22,6 +22,6 @@ public record CsoRow(
     String lastSeenRun) {
 
   public Map<String, String> attributes() {
-    return Json.read(attributesJson);
+    return AttributesJson.read(attributesJson);
   }
 }

@@ -97,7 +97,7 @@ public final class Metaverse {
       for (MvoRow mvo : mvos) {
         statement.setString(1, mvo.id());
         statement.setString(2, mvo.objectType());
-        statement.setString(3, Json.write(mvo.attributes()));
+        statement.setString(3, AttributesJson.write(mvo.attributes()));
         Sql.setInstant(statement, 4, mvo.deletionEligibleAt());
         Sql.setInstant(statement, 5, now);
         Sql.setInstant(statement, 6, now);
@@ -118,7 +118,7 @@ public final class Metaverse {
         connection.prepareStatement(
             "update mvo set attributes = ?, deletion_eligible_at = ?, updated_at = ? where id = ?")) {
       for (MvoRow mvo : mvos) {
-        statement.setString(1, Json.write(mvo.attributes()));
+        statement.setString(1, AttributesJson.write(mvo.attributes()));
         Sql.setInstant(statement, 2, mvo.deletionEligibleAt());
         Sql.setInstant(statement, 3, now);
         statement.setString(4, mvo.id());
@@ -291,7 +291,7 @@ public final class Metaverse {
             new MvoRow(
                 rows.getString("id"),
                 rows.getString("object_type"),
-                Json.read(rows.getString("attributes")),
+                AttributesJson.read(rows.getString("attributes")),
                 Sql.getInstant(rows, "deletion_eligible_at")));
       }
       return result;

@@ -51,7 +51,7 @@ public final class PendingExports {
         statement.setLong(2, export.csoId());
         statement.setString(3, export.mvoId());
         statement.setString(4, export.change().name());
-        statement.setString(5, Json.write(export.attributes()));
+        statement.setString(5, AttributesJson.write(export.attributes()));
         statement.setString(6, ExportStatus.Pending.name());
         statement.setBoolean(7, export.driftCorrection());
         statement.setString(8, export.runId());
@@ -70,7 +70,7 @@ public final class PendingExports {
         connection.prepareStatement(
             "update pending_export set change_type = ?, attributes = ? where id = ? and status = ?")) {
       statement.setString(1, change.name());
-      statement.setString(2, Json.write(attributes));
+      statement.setString(2, AttributesJson.write(attributes));
       statement.setLong(3, id);
       statement.setString(4, ExportStatus.Pending.name());
       statement.executeUpdate();
@@ -195,7 +195,7 @@ public final class PendingExports {
                 rows.getString("anchor"),
                 rows.getString("mvo_id"),
                 ExportChange.valueOf(rows.getString("change_type")),
-                Json.read(rows.getString("attributes")),
+                AttributesJson.read(rows.getString("attributes")),
                 ExportStatus.valueOf(rows.getString("status")),
                 rows.getBoolean("drift_correction")));
       }

@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Attribute maps as JSON text, keys sorted so equal maps give equal text. */
-public final class Json {
+public final class AttributesJson {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final TypeReference<TreeMap<String, String>> MAP = new TypeReference<>() {};
 
-  private Json() {}
+  private AttributesJson() {}
 
   public static String write(Map<String, String> attributes) {
     try {
