@@ -1,15 +1,18 @@
 package io.jimflow.cli;
 
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * The commands of {@code jimflow} and their subcommands, and how to build the tree for one
- * invocation.
+ * The commands of {@code jimflow}, and how to build the tree for one invocation.
+ *
+ * <p>A command is a class; a group ({@code schedules}, {@code executions}, …) only names and
+ * describes its commands, so it has no class: invoked without one of them, picocli says a
+ * subcommand is missing and shows the group's usage (exit 2). An old name of a command stays as a
+ * hidden alias.
  *
  * <p>The tree lives here rather than in {@code @Command(subcommands = ...)} because picocli
  * reflects over every command it is given, recursively, and for a short-lived CLI that costs more
@@ -19,68 +22,136 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 final class CommandTree {
 
-  private static final Map<Class<?>, List<Class<?>>> SUBCOMMANDS =
-      Map.of(
-          JimflowCli.class,
-          List.of(
-              SetupCommand.class,
-              SchedulesCommand.class,
-              RunCommand.class,
-              ExecutionsCommand.class,
-              ItemsCommand.class,
-              DemoCommand.class,
-              SystemsCommand.class,
-              HousekeepingCommand.class,
-              DataCommand.class,
-              RunsCommand.class),
-          SchedulesCommand.class,
-          List.of(
-              SchedulePlanCommand.class,
-              ScheduleApplyCommand.class,
-              ScheduleListCommand.class,
-              SchedulePauseCommand.class,
-              ScheduleResumeCommand.class,
-              ScheduleTriggerCommand.class,
-              ScheduleBackfillCommand.class,
-              ScheduleDeleteCommand.class,
-              ScheduleBuiltInsCommand.class),
-          ExecutionsCommand.class,
-          List.of(
-              ExecutionListCommand.class, ExecutionShowCommand.class, ExecutionCancelCommand.class),
-          ItemsCommand.class,
-          List.of(
-              ItemsCommand.Schedule.class,
-              ItemsCommand.StartTime.class,
-              ItemsCommand.Cancel.class,
-              ItemsCommand.Show.class,
-              ItemsCommand.ListItems.class),
-          SystemsCommand.class,
-          List.of(SystemClearCommand.class, SystemDeleteCommand.class),
-          HousekeepingCommand.class,
-          List.of(HousekeepingRunCommand.class),
-          DataCommand.class,
-          List.of(DataGenerateCommand.class),
-          RunsCommand.class,
-          List.of(RunsListCommand.class, RunsShowCommand.class, RunsItemsCommand.class));
+  /** An entry of the top level: a command, a group of commands, or a command's hidden old name. */
+  private sealed interface Node {
+    String name();
+
+    /** The entry in full when {@code named} accepts its name, else its stand-in. */
+    Object build(CommandLine.IFactory factory, Predicate<String> named);
+  }
+
+  private record Leaf(Class<?> type) implements Node {
+    @Override
+    public String name() {
+      return annotation(type).name();
+    }
+
+    @Override
+    public Object build(CommandLine.IFactory factory, Predicate<String> named) {
+      return command(type, factory, named);
+    }
+  }
+
+  private record Group(String name, String description, List<Class<?>> commands) implements Node {
+    @Override
+    public Object build(CommandLine.IFactory factory, Predicate<String> named) {
+      if (!named.test(name)) {
+        return standIn(name, new String[] {description}, false);
+      }
+      CommandSpec spec = CommandSpec.create().name(name).mixinStandardHelpOptions(true);
+      spec.usageMessage().description(description);
+      CommandLine group = new CommandLine(spec, factory);
+      for (Class<?> type : commands) {
+        group.addSubcommand(annotation(type).name(), command(type, factory, named));
+      }
+      return group;
+    }
+  }
+
+  private record HiddenAlias(String name, Class<?> type) implements Node {
+    @Override
+    public Object build(CommandLine.IFactory factory, Predicate<String> named) {
+      if (!named.test(name)) {
+        return standIn(name, annotation(type).description(), true);
+      }
+      CommandLine alias = new CommandLine(type, factory);
+      alias.getCommandSpec().name(name).usageMessage().hidden(true);
+      return alias;
+    }
+  }
+
+  private static final List<Node> COMMANDS =
+      List.of(
+          new Leaf(SetupCommand.class),
+          new Group(
+              "schedules",
+              "Deploy and manage the Temporal Schedules made from config/schedules.yaml.",
+              List.of(
+                  SchedulePlanCommand.class,
+                  ScheduleApplyCommand.class,
+                  ScheduleListCommand.class,
+                  SchedulePauseCommand.class,
+                  ScheduleResumeCommand.class,
+                  ScheduleTriggerCommand.class,
+                  ScheduleBackfillCommand.class,
+                  ScheduleDeleteCommand.class,
+                  ScheduleBuiltInsCommand.class)),
+          new Leaf(StartCommand.class),
+          // The name of "start" until it was renamed, so as not to be confused with "runs".
+          new HiddenAlias("run", StartCommand.class),
+          new Group(
+              "executions",
+              "List, show and cancel schedule executions.",
+              List.of(
+                  ExecutionListCommand.class,
+                  ExecutionShowCommand.class,
+                  ExecutionCancelCommand.class)),
+          new Group(
+              "items",
+              "Work items: schedule, start-time, cancel, show, list.",
+              List.of(
+                  ItemScheduleCommand.class,
+                  ItemStartTimeCommand.class,
+                  ItemCancelCommand.class,
+                  ItemShowCommand.class,
+                  ItemListCommand.class)),
+          new Leaf(DemoCommand.class),
+          new Group(
+              "systems",
+              "Clear or delete a connected system (runs as a workflow on the maintenance queue).",
+              List.of(SystemClearCommand.class, SystemDeleteCommand.class)),
+          new Group(
+              "housekeeping",
+              "Housekeeping: deletes metaverse objects whose deletion grace period has passed.",
+              List.of(HousekeepingRunCommand.class)),
+          new Group(
+              "data",
+              "Example identity data for the connected systems.",
+              List.of(DataGenerateCommand.class)),
+          new Group(
+              "runs",
+              "Run records (JIM's audit \"activities\") of run profile steps, read from the store"
+                  + " by a worker.",
+              List.of(RunsListCommand.class, RunsShowCommand.class, RunsItemsCommand.class)));
 
   private CommandTree() {}
 
   /**
-   * Adds the subcommands of {@code type} to {@code parent}: in full (with theirs, recursively) when
-   * {@code named} accepts their name, as stand-ins otherwise.
+   * Adds jimflow's commands to {@code root}: in full (a group with its commands) when {@code named}
+   * accepts their name, as stand-ins otherwise.
    */
-  static void addSubcommands(CommandLine parent, Class<?> type, Predicate<String> named) {
-    for (Class<?> subcommand : SUBCOMMANDS.getOrDefault(type, List.of())) {
-      Command command = subcommand.getAnnotation(Command.class);
-      if (named.test(command.name())) {
-        CommandLine child = new CommandLine(subcommand, parent.getFactory());
-        addSubcommands(child, subcommand, named);
-        parent.addSubcommand(command.name(), child);
-      } else {
-        CommandSpec standIn = CommandSpec.create().name(command.name());
-        standIn.usageMessage().description(command.description());
-        parent.addSubcommand(command.name(), standIn);
-      }
+  static void addCommands(CommandLine root, Predicate<String> named) {
+    for (Node node : COMMANDS) {
+      root.addSubcommand(node.name(), node.build(root.getFactory(), named));
     }
+  }
+
+  /** The command in full when named, else its stand-in. */
+  private static Object command(
+      Class<?> type, CommandLine.IFactory factory, Predicate<String> named) {
+    Command command = annotation(type);
+    return named.test(command.name())
+        ? new CommandLine(type, factory)
+        : standIn(command.name(), command.description(), false);
+  }
+
+  private static CommandSpec standIn(String name, String[] description, boolean hidden) {
+    CommandSpec standIn = CommandSpec.create().name(name);
+    standIn.usageMessage().description(description).hidden(hidden);
+    return standIn;
+  }
+
+  private static Command annotation(Class<?> type) {
+    return type.getAnnotation(Command.class);
   }
 }

@@ -1,8 +1,6 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.JimflowClient;
-import io.jimflow.client.JimflowConnectionException;
-import io.jimflow.client.MaintenanceClient.MaintenanceFailedException;
 import io.jimflow.data.ExampleDataGenerator;
 import io.jimflow.maintenance.DataGenerationResult;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
@@ -136,12 +134,6 @@ public class DataGenerateCommand implements Callable<Integer> {
               result.peopleWritten(),
               result.outFile());
       return JimflowCli.OK;
-    } catch (JimflowConnectionException e) {
-      err.println("jimflow: " + e.getMessage());
-      return JimflowCli.ENDED_BADLY;
-    } catch (MaintenanceFailedException e) {
-      err.println("jimflow: " + e.getMessage());
-      return JimflowCli.ENDED_BADLY;
     }
   }
 

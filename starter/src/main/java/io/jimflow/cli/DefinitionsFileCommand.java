@@ -33,11 +33,10 @@ abstract class DefinitionsFileCommand extends ClientCommand {
   }
 
   @Override
-  Integer checkInput() {
+  void checkInput() {
     ScheduleFile loaded = ScheduleDefinitions.loadFile(file);
     definitions = loaded.definitions();
     scope = loaded.scope();
-    return null;
   }
 
   void printPlan(SchedulePlan plan, String heading) {

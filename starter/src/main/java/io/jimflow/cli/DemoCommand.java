@@ -103,7 +103,7 @@ public class DemoCommand extends DefinitionsFileCommand {
     // The demo owns its own scope: an operator's schedules elsewhere stay exactly as they are, and
     // an example id another scope owns is run from the file but left deployed as that scope has it.
     List<String> otherScopes =
-        client.planSchedules(DEMO_SCOPE, definitions).conflicts().stream()
+        client.schedules().plan(DEMO_SCOPE, definitions).conflicts().stream()
             .filter(c -> c.owner() != null)
             .map(SchedulePlan.Conflict::id)
             .toList();
@@ -118,8 +118,11 @@ public class DemoCommand extends DefinitionsFileCommand {
                 .println(
                     "  (" + id + " belongs to another scope; the demo leaves it deployed as is)"));
     SchedulePlan plan =
-        client.applySchedules(
-            DEMO_SCOPE, definitions.stream().filter(d -> !otherScopes.contains(d.id())).toList());
+        client
+            .schedules()
+            .apply(
+                DEMO_SCOPE,
+                definitions.stream().filter(d -> !otherScopes.contains(d.id())).toList());
     printPlan(plan, "Applied " + file + ":");
     if (!client.hasWorker(TaskQueues.SCHEDULES)) {
       err()
@@ -193,14 +196,16 @@ public class DemoCommand extends DefinitionsFileCommand {
       JimflowClient client, ScheduleDefinition schedule, boolean withTotals)
       throws InterruptedException {
     String workflowId =
-        client.startExecution(
-            schedule, new Initiator(InitiatorType.User, "demo", "jimflow demo"), false);
+        client
+            .executions()
+            .start(schedule, new Initiator(InitiatorType.User, "demo", "jimflow demo"), false);
     out().println();
     out()
         .println(
             "Running " + schedule.name() + " as " + workflowId + " (watch it in the Temporal UI)");
     out().flush();
-    ExecutionResult result = RunCommand.follow(client, workflowId, out(), pollInterval);
+    ExecutionResult result =
+        StartCommand.follow(client.executions(), workflowId, out(), pollInterval);
 
     out().println();
     Table table =

@@ -20,7 +20,7 @@ public class ExecutionCancelCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    client.cancel(workflowId);
+    client.executions().cancel(workflowId);
     out().println("Cancellation requested for " + workflowId + ".");
     return JimflowCli.OK;
   }

@@ -1,5 +1,6 @@
 package io.jimflow.cli;
 
+import io.jimflow.client.ExecutionListing;
 import io.jimflow.client.ExecutionSummary;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.common.TaskQueues;
@@ -41,17 +42,15 @@ public class ExecutionListCommand extends ClientCommand {
   }
 
   @Override
-  Integer checkInput() {
+  void checkInput() {
     if (limit < 1) {
       throw new IllegalArgumentException("--limit must be at least 1");
     }
-    return null;
   }
 
   @Override
   int run(JimflowClient client) {
-    JimflowClient.ExecutionListing listing =
-        client.listExecutionsWithHistory(scheduleId, status, limit);
+    ExecutionListing listing = client.executions().listWithHistory(scheduleId, status, limit);
     List<ExecutionSummary> executions = listing.executions();
     if (!listing.storeAsked()) {
       err()

@@ -5,11 +5,13 @@ import io.jimflow.client.JimflowClient;
 import io.jimflow.client.NotFoundException;
 import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionResult;
+import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepRecord;
-import java.util.Collections;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,62 +36,68 @@ public class ExecutionShowCommand extends ClientCommand {
     super(clients);
   }
 
+  /**
+   * An execution as shown: its JSON document, the heading of the text view, extra lines under the
+   * heading, the step table and a note below it (null when none).
+   */
+  private record Shown(
+      Map<String, Object> document,
+      String title,
+      Map<String, Object> extraLines,
+      Table steps,
+      String note) {}
+
   @Override
   int run(JimflowClient client) {
-    ExecutionResult execution;
+    Shown shown;
     try {
-      execution = client.execution(workflowId);
+      shown = fromTemporal(client.executions().show(workflowId));
     } catch (NotFoundException notInTemporal) {
-      return showStored(client.storedExecution(workflowId));
+      shown = fromStore(client.executions().stored(workflowId));
     }
+    if (json) {
+      out().println(Json.write(shown.document()));
+      return JimflowCli.OK;
+    }
+    printHeader(shown);
+    shown.steps().print(out());
+    if (shown.note() != null) {
+      out().println(shown.note());
+    }
+    return JimflowCli.OK;
+  }
+
+  private Shown fromTemporal(ExecutionResult execution) {
     Map<String, Object> document =
         document(
             execution.scheduleId(),
             execution.scheduleName(),
             execution.status(),
-            execution.message());
-    document.put("startedAt", execution.startedAt());
-    document.put("endedAt", execution.endedAt());
-    document.put("steps", execution.steps());
-    if (json) {
-      out().println(Json.write(document));
-      return JimflowCli.OK;
-    }
-    printHeader("Execution " + workflowId, document, Map.of());
+            execution.message(),
+            execution.startedAt(),
+            execution.endedAt(),
+            execution.steps(),
+            null);
     Table table = new Table("INDEX", "STEP", "STATUS", "ATTEMPTS", "MESSAGE");
     for (StepOutcome step : execution.steps()) {
       table.row(
           step.index(), step.name(), step.status(), step.attempts(), firstLine(step.message()));
     }
-    table.print(out());
-    return JimflowCli.OK;
+    return new Shown(document, "Execution " + workflowId, Map.of(), table, null);
   }
 
   /** An execution Temporal no longer has, from the store's execution history. */
-  private int showStored(ExecutionRecord execution) {
+  private Shown fromStore(ExecutionRecord execution) {
     Map<String, Object> document =
         document(
             execution.scheduleId(),
             execution.scheduleName(),
             execution.status(),
-            execution.message());
-    document.put("trigger", execution.trigger());
-    document.put("initiator", execution.initiator());
-    document.put("startedAt", execution.startedAt());
-    document.put("endedAt", execution.endedAt());
-    document.put("steps", execution.steps());
-    if (json) {
-      Map<String, Object> withSource = new LinkedHashMap<>();
-      withSource.put("workflowId", workflowId);
-      withSource.put("source", ExecutionSummary.STORE);
-      withSource.putAll(document);
-      out().println(Json.write(withSource));
-      return JimflowCli.OK;
-    }
-    printHeader(
-        "Execution " + workflowId + " (from the store: Temporal no longer has it)",
-        document,
-        Collections.singletonMap("Initiator", initiatorLine(execution)));
+            execution.message(),
+            execution.startedAt(),
+            execution.endedAt(),
+            execution.steps(),
+            execution);
     Table table = new Table("INDEX", "STEP", "STATUS", "ATTEMPTS", "RUN RECORD", "MESSAGE");
     for (StepRecord step : execution.steps()) {
       table.row(
@@ -100,35 +108,63 @@ public class ExecutionShowCommand extends ClientCommand {
           step.runRecordId(),
           firstLine(step.message()));
     }
-    table.print(out());
-    if (execution.steps().size() < execution.stepCount()) {
-      out()
-          .println(
-              (execution.stepCount() - execution.steps().size())
-                  + " of its "
-                  + execution.stepCount()
-                  + " step(s) have no record: they had not ended when it stopped recording.");
+    int unrecorded = execution.stepCount() - execution.steps().size();
+    Map<String, Object> extraLines = new LinkedHashMap<>();
+    String initiator = initiatorLine(execution);
+    if (initiator != null) {
+      extraLines.put("Initiator", initiator);
     }
-    return JimflowCli.OK;
+    return new Shown(
+        document,
+        "Execution " + workflowId + " (from the store: Temporal no longer has it)",
+        extraLines,
+        table,
+        unrecorded <= 0
+            ? null
+            : unrecorded
+                + " of its "
+                + execution.stepCount()
+                + " step(s) have no record: they had not ended when it stopped recording.");
   }
 
-  /** The fields both views share, in the order of the JSON document. */
+  /**
+   * The JSON document: the same fields in the same order whichever source answered; an execution
+   * read from the store ({@code stored} not null) says so and adds its trigger and initiator.
+   */
   private Map<String, Object> document(
-      String scheduleId, String scheduleName, Object status, String message) {
+      String scheduleId,
+      String scheduleName,
+      ExecutionStatus status,
+      String message,
+      Instant startedAt,
+      Instant endedAt,
+      List<?> steps,
+      ExecutionRecord stored) {
     Map<String, Object> document = new LinkedHashMap<>();
     document.put("workflowId", workflowId);
+    if (stored != null) {
+      document.put("source", ExecutionSummary.STORE);
+    }
     document.put("scheduleId", scheduleId);
     document.put("scheduleName", scheduleName);
     document.put("status", status);
     document.put("message", message);
+    if (stored != null) {
+      document.put("trigger", stored.trigger());
+      document.put("initiator", stored.initiator());
+    }
+    document.put("startedAt", startedAt);
+    document.put("endedAt", endedAt);
+    document.put("steps", steps);
     return document;
   }
 
   /**
-   * The lines above the step table: schedule, status, message (when there is one), {@code extra}
-   * lines (when not null), start and end, with the values aligned.
+   * The lines above the step table: schedule, status, message (when there is one), the extra lines,
+   * start and end, with the values aligned.
    */
-  private void printHeader(String title, Map<String, Object> document, Map<String, String> extra) {
+  private void printHeader(Shown shown) {
+    Map<String, Object> document = shown.document();
     Map<String, Object> lines = new LinkedHashMap<>();
     Object name = document.get("scheduleName");
     lines.put("Schedule", document.get("scheduleId") + (name == null ? "" : " (" + name + ")"));
@@ -137,16 +173,11 @@ public class ExecutionShowCommand extends ClientCommand {
     if (message != null && !message.toString().isBlank()) {
       lines.put("Message", message);
     }
-    extra.forEach(
-        (label, value) -> {
-          if (value != null) {
-            lines.put(label, value);
-          }
-        });
+    lines.putAll(shown.extraLines());
     lines.put("Started", document.get("startedAt") == null ? "-" : document.get("startedAt"));
     lines.put("Ended", document.get("endedAt") == null ? "-" : document.get("endedAt"));
     int width = lines.keySet().stream().mapToInt(String::length).max().orElse(0) + 1;
-    out().println(title);
+    out().println(shown.title());
     lines.forEach((label, value) -> out().printf("  %-" + width + "s %s%n", label + ":", value));
     out().println();
   }

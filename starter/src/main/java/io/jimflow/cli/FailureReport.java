@@ -2,13 +2,16 @@ package io.jimflow.cli;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.jimflow.client.MaintenanceClient.MaintenanceFailedException;
+import io.jimflow.config.tree.ConfigException;
+import io.temporal.payload.codec.PayloadCodecException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
- * Turns an exception no command handled itself into one line on stderr (what failed, why, what to
- * do) and an exit code: 2 when the request named something that is not there or that Temporal finds
- * invalid, 1 otherwise. {@code --verbose} adds the stack trace.
+ * Reports a failed command: one line on stderr (what failed, why, what to do; a schedules file's
+ * problems one a line), and the exit code of {@link ExitCodes}. {@code --verbose} adds the stack
+ * trace of a failure that does not explain itself.
  */
 final class FailureReport implements CommandLine.IExecutionExceptionHandler {
 
@@ -17,15 +20,29 @@ final class FailureReport implements CommandLine.IExecutionExceptionHandler {
       Exception e, CommandLine commandLine, CommandLine.ParseResult parsed) {
     PrintWriter err = commandLine.getErr();
     err.println(line(commandLine.getCommandSpec().qualifiedName(), e));
-    if (verbose(parsed)) {
+    if (verbose(parsed) && !ExitCodes.explainsItself(e)) {
       e.printStackTrace(err);
     }
     err.flush();
-    return exitCode(e);
+    CommandLine.IExitCodeExceptionMapper exitCodes = commandLine.getExitCodeExceptionMapper();
+    return (exitCodes == null ? new ExitCodes() : exitCodes).getExitCode(e);
   }
 
   static String line(String command, Throwable e) {
-    StatusRuntimeException status = statusOf(e);
+    if (e instanceof ConfigException config) {
+      return config.report();
+    }
+    if (e instanceof MaintenanceFailedException failed) {
+      return "jimflow: " + failed.getMessage() + " (" + failed.workflowId() + ")";
+    }
+    if (ExitCodes.explainsItself(e)) {
+      return "jimflow: " + e.getMessage();
+    }
+    PayloadCodecException unreadable = ExitCodes.codecFailure(e);
+    if (unreadable != null) {
+      return "jimflow: cannot read what Temporal holds: " + unreadable.getMessage();
+    }
+    StatusRuntimeException status = ExitCodes.cause(e, StatusRuntimeException.class);
     if (status == null) {
       return command
           + " failed: "
@@ -64,17 +81,6 @@ final class FailureReport implements CommandLine.IExecutionExceptionHandler {
         };
   }
 
-  static int exitCode(Throwable e) {
-    StatusRuntimeException status = statusOf(e);
-    if (status == null) {
-      return JimflowCli.ENDED_BADLY;
-    }
-    return switch (status.getStatus().getCode()) {
-      case NOT_FOUND, INVALID_ARGUMENT, ALREADY_EXISTS -> JimflowCli.BAD_INPUT;
-      default -> JimflowCli.ENDED_BADLY;
-    };
-  }
-
   private static boolean verbose(CommandLine.ParseResult parsed) {
     for (CommandLine matched : parsed.asCommandLineList()) {
       if (matched.getParseResult() != null
@@ -83,15 +89,6 @@ final class FailureReport implements CommandLine.IExecutionExceptionHandler {
       }
     }
     return false;
-  }
-
-  private static StatusRuntimeException statusOf(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof StatusRuntimeException status) {
-        return status;
-      }
-    }
-    return null;
   }
 
   private static String describe(Status status) {

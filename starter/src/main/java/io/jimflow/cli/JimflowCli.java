@@ -26,18 +26,11 @@ import picocli.CommandLine.Command;
       "Server: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE."
     },
     subcommands = CommandLine.HelpCommand.class)
-public class JimflowCli implements Runnable {
+public class JimflowCli {
 
   public static final int OK = 0;
   public static final int ENDED_BADLY = 1;
   public static final int BAD_INPUT = 2;
-
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand");
-  }
 
   public static CommandLine commandLine() {
     return commandLine(io.jimflow.client.JimflowClient::connect);
@@ -58,10 +51,11 @@ public class JimflowCli implements Runnable {
   }
 
   private static CommandLine commandLine(ClientFactory clients, Predicate<String> named) {
-    // picocli's defaults already match: usage errors exit 2, exceptions exit 1.
     CommandLine root = new CommandLine(new JimflowCli(), new CliFactory(clients));
-    CommandTree.addSubcommands(root, JimflowCli.class, named);
+    CommandTree.addCommands(root, named);
+    // Set after the tree is built: picocli hands both to the subcommands present at the call.
     return root.setCaseInsensitiveEnumValuesAllowed(true)
+        .setExitCodeExceptionMapper(new ExitCodes())
         .setExecutionExceptionHandler(new FailureReport());
   }
 

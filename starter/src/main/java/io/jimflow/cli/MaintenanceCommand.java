@@ -2,7 +2,6 @@ package io.jimflow.cli;
 
 import io.jimflow.client.JimflowClient;
 import io.jimflow.client.MaintenanceClient;
-import io.jimflow.client.MaintenanceClient.MaintenanceFailedException;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import java.util.LinkedHashMap;
@@ -11,7 +10,8 @@ import picocli.CommandLine.Option;
 
 /**
  * A command that starts a maintenance workflow, waits for it unless told not to, and prints what it
- * did; a failed task exits 1 with its reason.
+ * did; a failed task ({@link io.jimflow.client.MaintenanceClient.MaintenanceFailedException}) exits
+ * 1 with its reason.
  */
 abstract class MaintenanceCommand extends ClientCommand {
 
@@ -36,22 +36,17 @@ abstract class MaintenanceCommand extends ClientCommand {
               json ? Json.write(Map.of("workflowId", workflowId)) : "Started " + workflowId + ".");
       return JimflowCli.OK;
     }
-    try {
-      Map<String, Object> result = await(maintenance, workflowId);
-      if (json) {
-        Map<String, Object> document = new LinkedHashMap<>();
-        document.put("workflowId", workflowId);
-        document.putAll(result);
-        out().println(Json.write(document));
-      } else {
-        out().println(done() + " (" + workflowId + ")");
-        result.forEach((key, value) -> out().println("  " + key + ": " + value));
-      }
-      return JimflowCli.OK;
-    } catch (MaintenanceFailedException e) {
-      err().println("jimflow: " + e.getMessage() + " (" + workflowId + ")");
-      return JimflowCli.ENDED_BADLY;
+    Map<String, Object> result = await(maintenance, workflowId);
+    if (json) {
+      Map<String, Object> document = new LinkedHashMap<>();
+      document.put("workflowId", workflowId);
+      document.putAll(result);
+      out().println(Json.write(document));
+    } else {
+      out().println(done() + " (" + workflowId + ")");
+      result.forEach((key, value) -> out().println("  " + key + ": " + value));
     }
+    return JimflowCli.OK;
   }
 
   abstract String start(MaintenanceClient maintenance, Initiator initiator);

@@ -1,11 +1,8 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.JimflowClient;
-import io.jimflow.client.NotFoundException;
 import io.jimflow.runs.RunItemView;
 import io.jimflow.runs.RunRecordsAnswer;
-import io.jimflow.runs.RunRecordsQuestion;
-import io.jimflow.runs.RunRecordsQuestion.Kind;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,11 +36,7 @@ public class RunsItemsCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    RunRecordsAnswer answer =
-        client.runRecords(new RunRecordsQuestion(Kind.Items, null, null, id, errorsOnly, limit));
-    if (answer.records().isEmpty()) {
-      throw new NotFoundException("no run record with id " + id);
-    }
+    RunRecordsAnswer answer = client.runRecords().items(id, errorsOnly, limit);
     if (json) {
       out().println(Json.write(Map.of("runRecordId", id, "items", answer.items())));
       return JimflowCli.OK;

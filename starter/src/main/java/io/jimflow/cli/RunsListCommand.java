@@ -2,8 +2,6 @@ package io.jimflow.cli;
 
 import io.jimflow.client.JimflowClient;
 import io.jimflow.runs.RunRecordView;
-import io.jimflow.runs.RunRecordsQuestion;
-import io.jimflow.runs.RunRecordsQuestion.Kind;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -42,10 +40,7 @@ public class RunsListCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    List<RunRecordView> records =
-        client
-            .runRecords(new RunRecordsQuestion(Kind.List, system, status, null, false, limit))
-            .records();
+    List<RunRecordView> records = client.runRecords().list(system, status, limit);
     if (json) {
       out().println(Json.write(Map.of("runs", records)));
       return JimflowCli.OK;

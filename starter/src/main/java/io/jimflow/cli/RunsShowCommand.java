@@ -1,12 +1,9 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.JimflowClient;
-import io.jimflow.client.NotFoundException;
 import io.jimflow.runs.RunItemView;
 import io.jimflow.runs.RunRecordView;
 import io.jimflow.runs.RunRecordsAnswer;
-import io.jimflow.runs.RunRecordsQuestion;
-import io.jimflow.runs.RunRecordsQuestion.Kind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -38,11 +35,7 @@ public class RunsShowCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    RunRecordsAnswer answer =
-        client.runRecords(new RunRecordsQuestion(Kind.Show, null, null, id, false, items));
-    if (answer.records().isEmpty()) {
-      throw new NotFoundException("no run record with id " + id);
-    }
+    RunRecordsAnswer answer = client.runRecords().show(id, items);
     RunRecordView r = answer.records().get(0);
     if (json) {
       Map<String, Object> document = new LinkedHashMap<>();

@@ -21,7 +21,7 @@ public class ScheduleApplyCommand extends DefinitionsFileCommand {
 
   @Override
   int run(JimflowClient client) {
-    SchedulePlan plan = client.applySchedules(scope, definitions);
+    SchedulePlan plan = client.schedules().apply(scope, definitions);
     printPlan(plan, "Applied " + file + ":");
     return JimflowCli.OK;
   }

@@ -31,17 +31,16 @@ public class ScheduleBackfillCommand extends ScheduleIdCommand {
   }
 
   @Override
-  Integer checkInput() {
+  void checkInput() {
     if (!from.isBefore(to)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--from (" + from + ") must be before --to (" + to + ")");
     }
-    return null;
   }
 
   @Override
   String act(JimflowClient client) {
-    client.backfillSchedule(scheduleId, from, to);
+    client.schedules().backfill(scheduleId, from, to);
     return "Backfilling " + scheduleId + " from " + from + " to " + to + ".";
   }
 

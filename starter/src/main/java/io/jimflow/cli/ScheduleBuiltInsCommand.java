@@ -24,7 +24,7 @@ public class ScheduleBuiltInsCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    List<String> created = client.ensureBuiltInSchedules();
+    List<String> created = client.schedules().ensureBuiltIns();
     out()
         .println(
             created.isEmpty()

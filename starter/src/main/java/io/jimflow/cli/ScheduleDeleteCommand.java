@@ -23,7 +23,7 @@ public class ScheduleDeleteCommand extends ScheduleIdCommand {
 
   @Override
   String act(JimflowClient client) {
-    client.deleteSchedule(scheduleId, force);
+    client.schedules().delete(scheduleId, force);
     return "Deleted " + scheduleId + ".";
   }
 }

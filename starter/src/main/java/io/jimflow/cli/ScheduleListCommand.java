@@ -34,7 +34,7 @@ public class ScheduleListCommand extends ClientCommand {
   @Override
   int run(JimflowClient client) {
     List<ScheduleSummary> schedules =
-        client.listSchedules().stream()
+        client.schedules().list().stream()
             .filter(s -> scope == null || scope.equals(s.scope()))
             .toList();
     if (json) {

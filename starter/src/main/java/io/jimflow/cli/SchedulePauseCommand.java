@@ -16,7 +16,7 @@ public class SchedulePauseCommand extends ScheduleIdCommand {
 
   @Override
   String act(JimflowClient client) {
-    client.pauseSchedule(scheduleId);
+    client.schedules().pause(scheduleId);
     return "Paused " + scheduleId + ".";
   }
 }

@@ -17,7 +17,7 @@ public class SchedulePlanCommand extends DefinitionsFileCommand {
 
   @Override
   int run(JimflowClient client) {
-    SchedulePlan plan = client.planSchedules(scope, definitions);
+    SchedulePlan plan = client.schedules().plan(scope, definitions);
     printPlan(plan, "Plan for " + file + ":");
     return plan.conflicts().isEmpty() ? JimflowCli.OK : JimflowCli.BAD_INPUT;
   }

@@ -16,7 +16,7 @@ public class ScheduleResumeCommand extends ScheduleIdCommand {
 
   @Override
   String act(JimflowClient client) {
-    client.resumeSchedule(scheduleId);
+    client.schedules().resume(scheduleId);
     return "Resumed " + scheduleId + ".";
   }
 }

@@ -19,7 +19,7 @@ public class ScheduleTriggerCommand extends ScheduleIdCommand {
 
   @Override
   String act(JimflowClient client) {
-    client.triggerSchedule(scheduleId);
+    client.schedules().trigger(scheduleId);
     return "Triggered " + scheduleId + " (subject to its overlap policy).";
   }
 }

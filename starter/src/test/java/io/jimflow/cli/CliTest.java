@@ -71,8 +71,8 @@ class CliTest {
   }
 
   @Test
-  void runWaitPrintsEveryStepAndExitsZeroWhenTheExecutionIsComplete() {
-    int exit = cli("run", "scripts", "-f", schedulesFile.toString(), "--wait");
+  void startWaitPrintsEveryStepAndExitsZeroWhenTheExecutionIsComplete() {
+    int exit = cli("start", "scripts", "-f", schedulesFile.toString(), "--wait");
 
     assertThat(exit).as(err.toString()).isZero();
     assertThat(out.toString())
@@ -82,8 +82,8 @@ class CliTest {
   }
 
   @Test
-  void runWaitExitsOneWhenTheExecutionFailsAndSaysWhichStepFailed() {
-    int exit = cli("run", "strict", "-f", schedulesFile.toString(), "--wait");
+  void startWaitExitsOneWhenTheExecutionFailsAndSaysWhichStepFailed() {
+    int exit = cli("start", "strict", "-f", schedulesFile.toString(), "--wait");
 
     assertThat(exit).isEqualTo(JimflowCli.ENDED_BADLY);
     assertThat(out.toString())
@@ -93,8 +93,8 @@ class CliTest {
   }
 
   @Test
-  void runWaitExitsOneWhenAFailureWasTolerated() {
-    int exit = cli("run", "tolerant", "-f", schedulesFile.toString(), "--wait");
+  void startWaitExitsOneWhenAFailureWasTolerated() {
+    int exit = cli("start", "tolerant", "-f", schedulesFile.toString(), "--wait");
 
     assertThat(exit).isEqualTo(JimflowCli.ENDED_BADLY);
     assertThat(out.toString())
@@ -103,16 +103,16 @@ class CliTest {
   }
 
   @Test
-  void runWithoutWaitPrintsOnlyTheWorkflowIdAndExitsZero() {
-    int exit = cli("run", "scripts", "-f", schedulesFile.toString());
+  void startWithoutWaitPrintsOnlyTheWorkflowIdAndExitsZero() {
+    int exit = cli("start", "scripts", "-f", schedulesFile.toString());
 
     assertThat(exit).isZero();
     assertThat(out.toString().strip()).matches("scripts/manual/[0-9a-f]{8}");
   }
 
   @Test
-  void runOfAScheduleThatIsNotInTheFileExitsTwo() {
-    int exit = cli("run", "nope", "-f", schedulesFile.toString());
+  void startOfAScheduleThatIsNotInTheFileExitsTwo() {
+    int exit = cli("start", "nope", "-f", schedulesFile.toString());
 
     assertThat(exit).isEqualTo(JimflowCli.BAD_INPUT);
     assertThat(err.toString()).contains("schedule nope is not in " + schedulesFile);
@@ -121,7 +121,7 @@ class CliTest {
   @Test
   void executionsShowJsonHasTheStatusAndEveryStepWithIndexNameStatusAttemptsAndMessage()
       throws Exception {
-    cli("run", "strict", "-f", schedulesFile.toString(), "--wait");
+    cli("start", "strict", "-f", schedulesFile.toString(), "--wait");
     String id = firstLine(out.toString());
     out.getBuffer().setLength(0);
 
@@ -143,7 +143,7 @@ class CliTest {
   @Test
   void aCancelledExecutionShowsCancelledWithTheRunningStepCancelledAndTheRestSkipped()
       throws Exception {
-    cli("run", "slow", "-f", schedulesFile.toString());
+    cli("start", "slow", "-f", schedulesFile.toString());
     String id = firstLine(out.toString());
     out.getBuffer().setLength(0);
 
@@ -165,7 +165,7 @@ class CliTest {
 
   @Test
   void executionsShowPrintsAStepTableForPeople() {
-    cli("run", "scripts", "-f", schedulesFile.toString(), "--wait");
+    cli("start", "scripts", "-f", schedulesFile.toString(), "--wait");
     String id = firstLine(out.toString());
     out.getBuffer().setLength(0);
 
@@ -285,6 +285,14 @@ class CliTest {
     assertThat(cli.execute("executions", "list", "--status", "completewitherror"))
         .as("parsed, then stopped at connecting")
         .isEqualTo(JimflowCli.ENDED_BADLY);
+  }
+
+  @Test
+  void theOldNameRunStillStartsAnExecution() {
+    int exit = cli("run", "scripts", "-f", schedulesFile.toString(), "--wait");
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("  [1] Count: Complete");
   }
 
   @Test

@@ -49,12 +49,33 @@ class CommandTreeTest {
   @Test
   void everyCommandOfTheFullTreeRendersItsUsage() {
     CommandLine full = JimflowCli.commandLine(settings -> null);
-    assertThat(full.getSubcommands()).hasSize(11);
+    // Ten commands and groups, help, and the hidden old name of start.
+    assertThat(full.getSubcommands()).hasSize(12);
     full.getSubcommands().values().stream()
         .flatMap(
             c ->
                 java.util.stream.Stream.concat(
                     java.util.stream.Stream.of(c), c.getSubcommands().values().stream()))
         .forEach(c -> assertThat(c.getUsageMessage()).contains("Usage: jimflow"));
+  }
+
+  @Test
+  void aGroupWithoutOneOfItsCommandsShowsItsUsageAndExitsTwo() {
+    assertThat(run("executions")).isEqualTo(JimflowCli.BAD_INPUT);
+
+    assertThat(err.toString())
+        .contains("Missing required subcommand", "Usage: jimflow executions", "list", "cancel");
+  }
+
+  @Test
+  void theOldNameOfStartStillWorksButIsNotListed() {
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString())
+        .containsPattern("(?m)^  start +Start an execution")
+        .doesNotContainPattern("(?m)^  run ");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("run", "--help")).isZero();
+    assertThat(out.toString()).contains("Usage: jimflow run", "SCHEDULE-ID", "--exclusive");
   }
 }

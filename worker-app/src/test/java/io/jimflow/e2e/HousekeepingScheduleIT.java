@@ -73,12 +73,12 @@ class HousekeepingScheduleIT {
       reconciler.apply(List.of());
       // Schedule listings come from visibility, which lags a moment behind a create.
       JimflowClient client = new JimflowClient(env.client(namespace), schedules);
-      List<ScheduleSummary> listed = client.listSchedules();
+      List<ScheduleSummary> listed = client.schedules().list();
       long listDeadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
       while (listed.stream().filter(ScheduleSummary::builtIn).count() < 2
           && System.nanoTime() < listDeadline) {
         Thread.sleep(250);
-        listed = client.listSchedules();
+        listed = client.schedules().list();
       }
       assertThat(listed)
           .filteredOn(ScheduleSummary::builtIn)

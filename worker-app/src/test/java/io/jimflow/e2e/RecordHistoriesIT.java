@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jimflow.cli.JimflowCli;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.client.MaintenanceClient;
+import io.jimflow.client.WorkItemClient;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.maintenance.HistoryRetentionInput;
 import io.jimflow.maintenance.HistoryRetentionWorkflow;
@@ -13,7 +14,6 @@ import io.jimflow.resource.Resources;
 import io.jimflow.runs.RunRecordsQuestion;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.workitem.WorkItemClient;
 import io.jimflow.workitem.WorkItemSpec;
 import io.jimflow.workitem.WorkItemState;
 import io.jimflow.workitem.WorkItemView;
@@ -95,7 +95,7 @@ class RecordHistoriesIT {
             .setOut(new PrintWriter(new StringWriter()))
             .setErr(new PrintWriter(new StringWriter()))
             .execute(
-                "run",
+                "start",
                 "nightly-hr-sync",
                 "-f",
                 env.projectHome().resolve("config/schedules.yaml").toString(),
@@ -108,8 +108,9 @@ class RecordHistoriesIT {
     saveAll("ScheduleExecution", "nightly-hr-sync");
     recordTwoRunsTakingTurnsOnOneSystem();
 
-    jimflow.runRecords(
-        new RunRecordsQuestion(RunRecordsQuestion.Kind.List, "hr", null, null, false, 20));
+    jimflow
+        .runRecords()
+        .ask(new RunRecordsQuestion(RunRecordsQuestion.Kind.List, "hr", null, null, false, 20));
     saveAll("RunRecords", "list-hr");
 
     String housekeeping = maintenance.startHousekeeping(RECORDER);
@@ -151,7 +152,7 @@ class RecordHistoriesIT {
               .setOut(new PrintWriter(out, true))
               .setErr(new PrintWriter(new StringWriter()))
               .execute(
-                  "run",
+                  "start",
                   "nightly-hr-sync",
                   "-f",
                   env.projectHome().resolve("config/schedules.yaml").toString(),

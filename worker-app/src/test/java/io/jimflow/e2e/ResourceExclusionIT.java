@@ -177,7 +177,7 @@ class ResourceExclusionIT {
     return stub.getResult(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS, ExecutionResult.class);
   }
 
-  /** {@code jimflow run nightly-hr-sync -f config/schedules.yaml}; returns the workflow id. */
+  /** {@code jimflow start nightly-hr-sync -f config/schedules.yaml}; returns the workflow id. */
   private static String run(E2eEnvironment env, Home home) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -185,7 +185,7 @@ class ResourceExclusionIT {
     cli.setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
     int exit =
         cli.execute(
-            "run",
+            "start",
             "nightly-hr-sync",
             "-f",
             env.projectHome().resolve("config/schedules.yaml").toString(),

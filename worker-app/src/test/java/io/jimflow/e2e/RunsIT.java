@@ -48,7 +48,7 @@ class RunsIT {
     Cli run =
         cli(
             env,
-            "run",
+            "start",
             "nightly-hr-sync",
             "-f",
             env.projectHome().resolve("config/schedules.yaml").toString(),

@@ -172,14 +172,14 @@ class SchedulesIT {
         "a start was skipped while the first run was still going");
 
     try (JimflowClient client = client()) {
-      ExecutionResult result = client.awaitResult(firstRun);
+      ExecutionResult result = client.executions().awaitResult(firstRun);
       assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
       assertThat(result.scheduleId()).isEqualTo(id);
       assertThat(env.client().newUntypedWorkflowStub(firstRun).describe().getStaticSummary())
           .isEqualTo("Every five seconds · scheduled run");
       awaitTrue(
           () ->
-              client.listExecutions(id, ExecutionStatus.Complete, 10).stream()
+              client.executions().list(id, ExecutionStatus.Complete, 10).stream()
                   .anyMatch(e -> e.workflowId().equals(firstRun)),
           "the scheduled run is found by its JimflowScheduleId and status");
     }
@@ -230,7 +230,7 @@ class SchedulesIT {
         () -> describe(id).getInfo().getNumActionsSkippedOverlap() == 1,
         "the second trigger was skipped while the first run was open");
     try (JimflowClient client = client()) {
-      assertThat(client.awaitResult(firstWorkflowId(describe(id))).status())
+      assertThat(client.executions().awaitResult(firstWorkflowId(describe(id))).status())
           .isEqualTo(ExecutionStatus.Complete);
     }
 
@@ -254,18 +254,23 @@ class SchedulesIT {
     assertThat(listed.get("lastRunAt").asText()).isNotEmpty();
     assertThat(listed.get("trigger").asText()).isEqualTo("cron \"0 3 1 1 *\"");
 
-    Cli fromDeployed = cli("run", id, "--wait");
+    Cli fromDeployed = cli("start", id, "--wait");
     assertThat(fromDeployed.exit).as("a manual run of the deployed definition").isZero();
     assertThat(fromDeployed.out).startsWith(id + "/manual/").contains("[0] Count: Complete");
 
     try (JimflowClient client = client()) {
       String programmatic =
-          client.startExecution(
-              id,
-              new io.jimflow.schedule.ScheduleExecutionInput.Initiator(
-                  io.jimflow.schedule.ScheduleExecutionInput.InitiatorType.ApiKey, "e2e", "E2E"),
-              false);
-      assertThat(client.awaitResult(programmatic).status()).isEqualTo(ExecutionStatus.Complete);
+          client
+              .executions()
+              .start(
+                  id,
+                  new io.jimflow.schedule.ScheduleExecutionInput.Initiator(
+                      io.jimflow.schedule.ScheduleExecutionInput.InitiatorType.ApiKey,
+                      "e2e",
+                      "E2E"),
+                  false);
+      assertThat(client.executions().awaitResult(programmatic).status())
+          .isEqualTo(ExecutionStatus.Complete);
     }
 
     assertThat(cli("schedules", "delete", id).out).contains("Deleted " + id);
@@ -273,7 +278,7 @@ class SchedulesIT {
   }
 
   @Test
-  void runWaitExitsZeroOnCompleteAndOneOtherwiseAndListingsFindRunsByStatus(E2eEnvironment env)
+  void startWaitExitsZeroOnCompleteAndOneOtherwiseAndListingsFindRunsByStatus(E2eEnvironment env)
       throws Exception {
     this.env = env;
     env.sharedWorker();
@@ -295,7 +300,7 @@ schedules:
       - {index: 0, name: Slow, executable: {path: count.sh, args: ["30", "1"]}}
 """);
 
-    Cli ok = cli("run", "e2e-run-ok", "-f", file.toString(), "--wait");
+    Cli ok = cli("start", "e2e-run-ok", "-f", file.toString(), "--wait");
     assertThat(ok.exit).as(ok.out + ok.err).isZero();
     assertThat(ok.out)
         .contains("[0] First: Running (attempt 1)", "[0] First: Complete", "[1] Second: Complete")
@@ -303,7 +308,7 @@ schedules:
     assertThat(ok.out.indexOf("[0] First: Complete"))
         .isLessThan(ok.out.indexOf("[1] Second: Complete"));
 
-    Cli failed = cli("run", "e2e-run-fail", "-f", file.toString(), "--wait");
+    Cli failed = cli("start", "e2e-run-fail", "-f", file.toString(), "--wait");
     assertThat(failed.exit).isEqualTo(JimflowCli.ENDED_BADLY);
     assertThat(failed.out)
         .contains("[0] Broken: FailedWithError", "[1] Never: Skipped", "ended Failed");
@@ -311,7 +316,7 @@ schedules:
 
     Cli demo =
         cli(
-            "run",
+            "start",
             "script-demo",
             "-f",
             env.projectHome().resolve("config/schedules.yaml").toString(),
@@ -322,24 +327,25 @@ schedules:
     assertThat(demo.out)
         .contains("Flaky Check: FailedWithError", "Wrap Up: Complete", "ended CompleteWithError");
 
-    Cli slow = cli("run", "e2e-run-slow", "-f", file.toString());
+    Cli slow = cli("start", "e2e-run-slow", "-f", file.toString());
     String slowId = slow.out.strip();
     try (JimflowClient client = client()) {
       awaitTrue(
           () ->
-              client.listExecutions("e2e-run-slow", ExecutionStatus.InProgress, 5).stream()
+              client.executions().list("e2e-run-slow", ExecutionStatus.InProgress, 5).stream()
                   .anyMatch(e -> e.workflowId().equals(slowId)),
           "the slow run is listed as in progress");
-      Cli refused = cli("run", "e2e-run-slow", "-f", file.toString(), "--exclusive");
+      Cli refused = cli("start", "e2e-run-slow", "-f", file.toString(), "--exclusive");
       assertThat(refused.exit).isEqualTo(JimflowCli.ENDED_BADLY);
       assertThat(refused.err).contains("already has an open execution (" + slowId + ")");
 
       assertThat(cli("executions", "cancel", slowId).exit).isZero();
-      assertThat(client.awaitResult(slowId).status()).isEqualTo(ExecutionStatus.Cancelled);
+      assertThat(client.executions().awaitResult(slowId).status())
+          .isEqualTo(ExecutionStatus.Cancelled);
 
       awaitTrue(
           () ->
-              client.listExecutions("e2e-run-fail", ExecutionStatus.Failed, 5).stream()
+              client.executions().list("e2e-run-fail", ExecutionStatus.Failed, 5).stream()
                   .map(ExecutionSummary::workflowId)
                   .anyMatch(failedId::equals),
           "the failed run is listed as Failed");

@@ -185,7 +185,7 @@ class SecurityIT {
             null,
             null,
             List.of(step(0, "report", "report.sh", List.of("--target", argument), Map.of())));
-    String id = jimflow.startExecution(definition, TESTER, false);
+    String id = jimflow.executions().start(definition, TESTER, false);
     ExecutionProgress result = await(env, id);
     assertThat(result.steps().get(0).message())
         .isEqualTo("exported 2 entries: --target " + argument);

@@ -158,16 +158,16 @@ class TemporalUiIT {
         schedule(
             step(0, "HR import", "count.sh", null, "400", "0.5"),
             step(1, "Directory export", "count.sh", null, "2", "0.1"));
-    jimflow.applySchedules(List.of(nightly));
+    jimflow.schedules().apply(List.of(nightly));
     ScheduleDefinition failing =
         schedule(
             step(0, "HR import", "count.sh", null, "1", "0"),
             step(1, "Directory export", "fail.sh", 1, "4", "directory unreachable"),
             step(2, "Confirm", "count.sh", null, "1", "0"));
 
-    String failed = jimflow.startExecution(failing, OPERATOR, false);
-    String running = jimflow.startExecution(nightly, OPERATOR, false);
-    assertThat(jimflow.awaitResult(failed))
+    String failed = jimflow.executions().start(failing, OPERATOR, false);
+    String running = jimflow.executions().start(nightly, OPERATOR, false);
+    assertThat(jimflow.executions().awaitResult(failed))
         .extracting(ExecutionResult::status)
         .isEqualTo(ExecutionStatus.Failed);
     awaitHeartbeat(env, running, 3);
@@ -218,7 +218,7 @@ class TemporalUiIT {
     screenshot("schedule");
 
     // A scheduled run's id is the schedule id with the nominal start time appended by Temporal.
-    jimflow.triggerSchedule(SCHEDULE_ID);
+    jimflow.schedules().trigger(SCHEDULE_ID);
     String scheduled = awaitScheduledRun(jimflow);
     assertThat(scheduled).matches(SCHEDULE_ID + "-\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
     browser.get(
@@ -279,13 +279,15 @@ class TemporalUiIT {
                     .build());
         JimflowClient jimflow = new JimflowClient(client, null);
         String failed =
-            jimflow.startExecution(
-                schedule(
-                    step(0, "HR import", "count.sh", null, "1", "0"),
-                    step(1, "Directory export", "fail.sh", 1, "4", "directory unreachable")),
-                OPERATOR,
-                false);
-        assertThat(jimflow.awaitResult(failed))
+            jimflow
+                .executions()
+                .start(
+                    schedule(
+                        step(0, "HR import", "count.sh", null, "1", "0"),
+                        step(1, "Directory export", "fail.sh", 1, "4", "directory unreachable")),
+                    OPERATOR,
+                    false);
+        assertThat(jimflow.executions().awaitResult(failed))
             .extracting(ExecutionResult::status)
             .isEqualTo(ExecutionStatus.Failed);
         // What the server holds, read without the codec: none of what the UI shows below.
@@ -319,13 +321,13 @@ class TemporalUiIT {
       return;
     }
     JimflowClient jimflow = new JimflowClient(env.client(), env.scheduleClient());
-    if (jimflow.listSchedules().stream().anyMatch(s -> s.id().equals(SCHEDULE_ID))) {
-      jimflow.deleteSchedule(SCHEDULE_ID, false);
+    if (jimflow.schedules().list().stream().anyMatch(s -> s.id().equals(SCHEDULE_ID))) {
+      jimflow.schedules().delete(SCHEDULE_ID, false);
     }
     for (ExecutionSummary open :
-        jimflow.listExecutions(SCHEDULE_ID, ExecutionStatus.InProgress, 20)) {
-      if (jimflow.isOpen(open.workflowId())) {
-        jimflow.cancel(open.workflowId());
+        jimflow.executions().list(SCHEDULE_ID, ExecutionStatus.InProgress, 20)) {
+      if (jimflow.executions().isOpen(open.workflowId())) {
+        jimflow.executions().cancel(open.workflowId());
       }
     }
   }
@@ -334,7 +336,7 @@ class TemporalUiIT {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline) {
       Optional<String> id =
-          jimflow.listExecutions(SCHEDULE_ID, null, 10).stream()
+          jimflow.executions().list(SCHEDULE_ID, null, 10).stream()
               .map(ExecutionSummary::workflowId)
               .filter(w -> !w.contains("/manual/"))
               .findFirst();

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jimflow.client.WorkItemClient;
+import io.jimflow.client.WorkItemSummary;
 import io.jimflow.workitem.RunCheckpoint;
-import io.jimflow.workitem.WorkItemClient;
 import io.jimflow.workitem.WorkItemSpec;
 import io.jimflow.workitem.WorkItemState;
-import io.jimflow.workitem.WorkItemSummary;
 import io.jimflow.workitem.WorkItemTransition;
 import io.jimflow.workitem.WorkItemView;
 import io.temporal.client.WorkflowClient;

@@ -1,10 +1,19 @@
-package io.jimflow.workitem;
+package io.jimflow.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jimflow.common.TaskQueues;
 import io.jimflow.testing.JimflowTestEnvironment;
+import io.jimflow.workitem.FinishedInput;
+import io.jimflow.workitem.RunInput;
+import io.jimflow.workitem.RunResult;
+import io.jimflow.workitem.WorkItemActivities;
+import io.jimflow.workitem.WorkItemSpec;
+import io.jimflow.workitem.WorkItemState;
+import io.jimflow.workitem.WorkItemTransition;
+import io.jimflow.workitem.WorkItemView;
+import io.jimflow.workitem.WorkItemWorkflowImpl;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.time.Duration;

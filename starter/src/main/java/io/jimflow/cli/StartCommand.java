@@ -1,5 +1,6 @@
 package io.jimflow.cli;
 
+import io.jimflow.client.ExecutionClient;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.client.NotFoundException;
 import io.jimflow.config.ScheduleDefinitions;
@@ -16,16 +17,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code jimflow run ID [-f FILE] [--wait] [--exclusive]}: a manual run of a schedule. */
+/**
+ * {@code jimflow start ID [-f FILE] [--wait] [--exclusive]}: a manual run of a schedule. {@code
+ * jimflow run}, its name before, still works (hidden from the usage).
+ */
 @Command(
-    name = "run",
+    name = "start",
     mixinStandardHelpOptions = true,
     description = {
       "Start an execution of a schedule now and print its workflow id.",
       "The definition comes from -f FILE, or else from the deployed schedule.",
       "With --wait: print each step transition, exit 0 on Complete, 1 on any other end."
     })
-public class RunCommand extends ClientCommand {
+public class StartCommand extends ClientCommand {
 
   @Parameters(index = "0", paramLabel = "SCHEDULE-ID")
   String scheduleId;
@@ -49,12 +53,12 @@ public class RunCommand extends ClientCommand {
 
   private ScheduleDefinition fromFile;
 
-  public RunCommand(ClientFactory clients) {
+  public StartCommand(ClientFactory clients) {
     super(clients);
   }
 
   @Override
-  Integer checkInput() {
+  void checkInput() {
     if (io.jimflow.schedules.BuiltInSchedules.isBuiltIn(scheduleId)) {
       throw new IllegalArgumentException(
           "schedule "
@@ -72,7 +76,6 @@ public class RunCommand extends ClientCommand {
               .orElseThrow(
                   () -> new NotFoundException("schedule " + scheduleId + " is not in " + file));
     }
-    return null;
   }
 
   @Override
@@ -80,7 +83,7 @@ public class RunCommand extends ClientCommand {
     ScheduleDefinition definition = fromFile;
     if (definition == null) {
       try {
-        definition = client.deployedDefinition(scheduleId);
+        definition = client.schedules().deployedDefinition(scheduleId);
       } catch (NotFoundException e) {
         throw new NotFoundException(
             e.getMessage() + "; deploy it with 'jimflow schedules apply' or pass -f FILE");
@@ -88,13 +91,15 @@ public class RunCommand extends ClientCommand {
     }
     String user = System.getProperty("user.name", "unknown");
     String workflowId =
-        client.startExecution(definition, new Initiator(InitiatorType.User, user, user), exclusive);
+        client
+            .executions()
+            .start(definition, new Initiator(InitiatorType.User, user, user), exclusive);
     out().println(workflowId);
     out().flush();
     if (!waitForEnd) {
       return JimflowCli.OK;
     }
-    ExecutionResult result = follow(client, workflowId, out(), pollInterval);
+    ExecutionResult result = follow(client.executions(), workflowId, out(), pollInterval);
     out()
         .println(
             "Execution "
@@ -111,12 +116,12 @@ public class RunCommand extends ClientCommand {
    * Prints each step transition of an execution as it happens, until it ends; returns its result.
    */
   static ExecutionResult follow(
-      JimflowClient client, String workflowId, PrintWriter out, Duration pollInterval)
+      ExecutionClient executions, String workflowId, PrintWriter out, Duration pollInterval)
       throws InterruptedException {
     StepTransitions transitions = new StepTransitions();
-    while (client.isOpen(workflowId)) {
+    while (executions.isOpen(workflowId)) {
       try {
-        ExecutionProgress progress = client.progress(workflowId);
+        ExecutionProgress progress = executions.progress(workflowId);
         transitions.next(progress.steps()).forEach(out::println);
         out.flush();
       } catch (NotFoundException e) {
@@ -126,7 +131,7 @@ public class RunCommand extends ClientCommand {
       }
       Thread.sleep(pollInterval.toMillis());
     }
-    ExecutionResult result = client.awaitResult(workflowId);
+    ExecutionResult result = executions.awaitResult(workflowId);
     transitions.next(result.steps()).forEach(out::println);
     return result;
   }

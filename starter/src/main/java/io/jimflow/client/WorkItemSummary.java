@@ -1,4 +1,4 @@
-package io.jimflow.workitem;
+package io.jimflow.client;
 
 import java.time.Instant;
 

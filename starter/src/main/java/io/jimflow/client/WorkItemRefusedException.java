@@ -1,4 +1,4 @@
-package io.jimflow.workitem;
+package io.jimflow.client;
 
 /**
  * The work manager refused a request for an item (e.g. re-scheduling one that has already started).

@@ -1,7 +1,15 @@
-package io.jimflow.workitem;
+package io.jimflow.client;
 
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.workitem.CancelRequest;
+import io.jimflow.workitem.StartTimeChange;
+import io.jimflow.workitem.WorkItemInput;
+import io.jimflow.workitem.WorkItemLifecycle;
+import io.jimflow.workitem.WorkItemSpec;
+import io.jimflow.workitem.WorkItemState;
+import io.jimflow.workitem.WorkItemView;
+import io.jimflow.workitem.WorkItemWorkflow;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.UpdateOptions;
@@ -17,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * The work manager's API for programs: schedule, re-schedule, move, cancel, show and list work
@@ -79,37 +88,41 @@ public final class WorkItemClient {
     }
   }
 
-  /** Moves the planned start of a not-yet-started item in place; wakes a suspended one. */
+  /**
+   * Moves the planned start of a not-yet-started item in place; wakes a suspended one.
+   *
+   * @throws NotFoundException when no item has the guid
+   */
   public WorkItemView changeStartTime(String guid, Instant startTime) {
-    try {
-      return stub(guid).changeStartTime(new StartTimeChange(startTime));
-    } catch (WorkflowUpdateException e) {
-      throw refused(e);
-    }
+    return onItem(guid, () -> stub(guid).changeStartTime(new StartTimeChange(startTime)));
   }
 
-  /** Cancels an item: before its start it is removed, while running it is asked to end. */
+  /**
+   * Cancels an item: before its start it is removed, while running it is asked to end.
+   *
+   * @throws NotFoundException when no item has the guid
+   */
   public WorkItemView cancel(String guid, String reason) {
-    try {
-      return stub(guid).cancel(new CancelRequest(reason));
-    } catch (WorkflowUpdateException e) {
-      throw refused(e);
-    }
+    return onItem(guid, () -> stub(guid).cancel(new CancelRequest(reason)));
   }
 
   /**
    * The item's state, category, instance count and full transition log. An ended item is read from
    * its result, so no worker needs to be up for it.
    *
-   * @throws WorkflowNotFoundException when no item has the guid
+   * @throws NotFoundException when no item has the guid
    */
   public WorkItemView show(String guid) {
-    WorkflowExecutionStatus status =
-        client.newUntypedWorkflowStub(guid).describe().getWorkflowExecutionInfo().getStatus();
-    if (status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED) {
-      return client.newUntypedWorkflowStub(guid).getResult(WorkItemView.class);
-    }
-    return stub(guid).show();
+    return onItem(
+        guid,
+        () -> {
+          WorkflowExecutionStatus status =
+              client.newUntypedWorkflowStub(guid).describe().getWorkflowExecutionInfo().getStatus();
+          if (status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED) {
+            return client.newUntypedWorkflowStub(guid).getResult(WorkItemView.class);
+          }
+          return stub(guid).show();
+        });
   }
 
   /** Items in {@code state} and/or of {@code kind} (either may be null), newest first. */
@@ -170,6 +183,17 @@ public final class WorkItemClient {
 
   private WorkItemWorkflow stub(String guid) {
     return client.newWorkflowStub(WorkItemWorkflow.class, guid);
+  }
+
+  /** Calls the item, turning a refusal or an unknown guid into this API's exceptions. */
+  private static WorkItemView onItem(String guid, Supplier<WorkItemView> call) {
+    try {
+      return call.get();
+    } catch (WorkflowUpdateException e) {
+      throw refused(e);
+    } catch (WorkflowNotFoundException e) {
+      throw new NotFoundException("no work item with guid " + guid);
+    }
   }
 
   private static WorkItemRefusedException refused(WorkflowUpdateException e) {

@@ -1,0 +1,31 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.WorkItemClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code jimflow items cancel GUID [--reason TEXT]}. */
+@Command(
+    name = "cancel",
+    description = "Cancel an item: removed before its start, asked to end while running.")
+public class ItemCancelCommand extends ItemCommand {
+  public ItemCancelCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Parameters(index = "0", description = "The item's guid.")
+  String guid;
+
+  @Option(names = "--reason", defaultValue = "cancelled from the command line")
+  String reason;
+
+  @Option(names = "--json")
+  boolean json;
+
+  @Override
+  int execute(WorkItemClient items) throws Exception {
+    print(items.cancel(guid, reason), json);
+    return JimflowCli.OK;
+  }
+}

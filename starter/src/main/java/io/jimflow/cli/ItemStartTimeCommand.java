@@ -1,0 +1,33 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.WorkItemClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code jimflow items start-time GUID (ISO|now|+PT10M)}. */
+@Command(
+    name = "start-time",
+    description = "Move a planned item's start in place (also wakes a suspended item).")
+public class ItemStartTimeCommand extends ItemCommand {
+  public ItemStartTimeCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Parameters(index = "0", description = "The item's guid.")
+  String guid;
+
+  @Parameters(
+      index = "1",
+      description = "An ISO instant, 'now', or '+' and an ISO duration (+PT10M).")
+  String start;
+
+  @Option(names = "--json")
+  boolean json;
+
+  @Override
+  int execute(WorkItemClient items) throws Exception {
+    print(items.changeStartTime(guid, parseStart("start", start)), json);
+    return JimflowCli.OK;
+  }
+}

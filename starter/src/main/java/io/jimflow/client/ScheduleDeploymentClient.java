@@ -1,0 +1,276 @@
+package io.jimflow.client;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedule.ScheduleExecutionInput;
+import io.jimflow.schedule.ScheduleExecutionWorkflow;
+import io.jimflow.schedules.BuiltInSchedules;
+import io.jimflow.schedules.ScheduleMapper;
+import io.jimflow.schedules.SchedulePlan;
+import io.jimflow.schedules.ScheduleReconciler;
+import io.jimflow.schedules.TemporalScheduleStore;
+import io.jimflow.schedules.TriggerSummary;
+import io.temporal.api.common.v1.Payload;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.client.schedules.ScheduleActionExecutionStartWorkflow;
+import io.temporal.client.schedules.ScheduleActionResult;
+import io.temporal.client.schedules.ScheduleActionStartWorkflow;
+import io.temporal.client.schedules.ScheduleBackfill;
+import io.temporal.client.schedules.ScheduleDescription;
+import io.temporal.client.schedules.ScheduleException;
+import io.temporal.client.schedules.ScheduleHandle;
+import io.temporal.client.schedules.ScheduleListDescription;
+import io.temporal.common.converter.DefaultDataConverter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The Temporal Schedules made from schedules files: plan and apply a file's definitions (per
+ * scope), the built-in maintenance schedules, and listing, pausing, resuming, triggering,
+ * backfilling and deleting deployed schedules.
+ */
+public final class ScheduleDeploymentClient {
+
+  private final TemporalConnection connection;
+
+  ScheduleDeploymentClient(TemporalConnection connection) {
+    this.connection = connection;
+  }
+
+  /** What {@link #apply} would change in the default scope; changes nothing. */
+  public SchedulePlan plan(List<ScheduleDefinition> definitions) {
+    return plan(ScheduleReconciler.DEFAULT_SCOPE, definitions);
+  }
+
+  /** What {@link #apply(String, List)} would change; changes nothing. */
+  public SchedulePlan plan(String scope, List<ScheduleDefinition> definitions) {
+    return reconciler().plan(scope, definitions);
+  }
+
+  /** {@link #apply(String, List)} in the default scope. */
+  public SchedulePlan apply(List<ScheduleDefinition> definitions) {
+    return apply(ScheduleReconciler.DEFAULT_SCOPE, definitions);
+  }
+
+  /**
+   * Creates, updates and deletes the schedules of {@code scope} to match the definitions; other
+   * scopes' schedules are left alone, schedules without a scope are adopted when named.
+   *
+   * @throws io.jimflow.schedules.ScheduleConflictException when an id belongs to a schedule jimflow
+   *     did not create or another scope owns; nothing is changed then
+   */
+  public SchedulePlan apply(String scope, List<ScheduleDefinition> definitions) {
+    return reconciler().apply(scope, definitions);
+  }
+
+  /**
+   * Creates the built-in schedules (housekeeping, history retention) that are missing, leaving
+   * every other schedule alone; what {@code ./jimflow dev} calls at start.
+   *
+   * @return the ids created
+   */
+  public List<String> ensureBuiltIns() {
+    return reconciler().ensureBuiltIns();
+  }
+
+  /** Every schedule of the namespace, jimflow's first. */
+  public List<ScheduleSummary> list() {
+    List<ScheduleSummary> summaries = new ArrayList<>();
+    for (ScheduleListDescription listed : connection.schedules().listSchedules().toList()) {
+      summaries.add(summary(connection.schedules().getHandle(listed.getScheduleId()).describe()));
+    }
+    summaries.sort(
+        Comparator.comparing((ScheduleSummary s) -> !s.managed())
+            .thenComparing(ScheduleSummary::id));
+    return summaries;
+  }
+
+  /**
+   * The definition a deployed schedule runs (from its action's input).
+   *
+   * @throws NotFoundException when no schedule has this id, or jimflow did not create it
+   */
+  public ScheduleDefinition deployedDefinition(String scheduleId) {
+    return definitionOf(describe(scheduleId))
+        .orElseThrow(
+            () -> new NotFoundException("schedule " + scheduleId + " was not created by jimflow"));
+  }
+
+  /** Pauses a schedule: it starts nothing until resumed. */
+  public void pause(String scheduleId) {
+    onSchedule(scheduleId, h -> h.pause("paused with jimflow"));
+  }
+
+  public void resume(String scheduleId) {
+    onSchedule(scheduleId, h -> h.unpause("resumed with jimflow"));
+  }
+
+  /**
+   * Starts the schedule's action now, subject to its overlap policy (skip drops it while one runs).
+   */
+  public void trigger(String scheduleId) {
+    ScheduleDescription description = describe(scheduleId);
+    onSchedule(scheduleId, h -> h.trigger(description.getSchedule().getPolicy().getOverlap()));
+  }
+
+  /**
+   * Runs every start the schedule would have made between {@code from} and {@code to}, one after
+   * another (buffered), as if it had been deployed then.
+   */
+  public void backfill(String scheduleId, Instant from, Instant to) {
+    if (!from.isBefore(to)) {
+      throw new IllegalArgumentException("backfill needs from before to");
+    }
+    onSchedule(
+        scheduleId,
+        h ->
+            h.backfill(
+                List.of(
+                    new ScheduleBackfill(
+                        from, to, ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_BUFFER_ALL))));
+  }
+
+  /**
+   * Deletes a schedule; runs it started are left alone.
+   *
+   * @param force also delete a schedule jimflow did not create
+   */
+  public void delete(String scheduleId, boolean force) {
+    if (BuiltInSchedules.isBuiltIn(scheduleId)) {
+      throw new IllegalArgumentException(
+          "schedule "
+              + scheduleId
+              + " is built in and cannot be deleted; pause it with"
+              + " 'jimflow schedules pause "
+              + scheduleId
+              + "' or set 'enabled: false' in the schedules file");
+    }
+    ScheduleDescription description = describe(scheduleId);
+    if (!force && !isManaged(description)) {
+      throw new IllegalArgumentException(
+          "schedule "
+              + scheduleId
+              + " was not created by jimflow; not deleting it without --force");
+    }
+    onSchedule(scheduleId, ScheduleHandle::delete);
+  }
+
+  private ScheduleReconciler reconciler() {
+    return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(connection.schedules()));
+  }
+
+  private ScheduleSummary summary(ScheduleDescription d) {
+    Optional<ScheduleDefinition> definition =
+        definitionOf(d).or(() -> BuiltInSchedules.definitionOf(d));
+    List<ScheduleActionResult> recent = d.getInfo().getRecentActions();
+    ScheduleActionResult last = recent.isEmpty() ? null : recent.get(recent.size() - 1);
+    String lastWorkflowId = null;
+    ExecutionStatus lastStatus = null;
+    if (last != null && last.getAction() instanceof ScheduleActionExecutionStartWorkflow started) {
+      lastWorkflowId = started.getWorkflowId();
+      lastStatus = statusOf(started);
+    }
+    String timeZone = d.getSchedule().getSpec().getTimeZoneName();
+    return new ScheduleSummary(
+        d.getId(),
+        definition.map(ScheduleDefinition::name).orElse(d.getId()),
+        definition.map(def -> TriggerSummary.of(def.trigger())).orElse("(not managed by jimflow)"),
+        timeZone == null || timeZone.isEmpty() ? "UTC" : timeZone,
+        d.getSchedule().getState().isPaused(),
+        isManaged(d),
+        last == null ? null : last.getScheduledAt(),
+        lastWorkflowId,
+        lastStatus,
+        d.getInfo().getNextActionTimes(),
+        BuiltInSchedules.isBuiltIn(d.getId()) && isManaged(d),
+        TemporalScheduleStore.scopeOf(d));
+  }
+
+  /**
+   * jimflow's status of a run a schedule started. One plain describe call: a listing asks it for
+   * every schedule, and a workflow stub costs a short CLI command more to set up than the call.
+   */
+  private ExecutionStatus statusOf(ScheduleActionExecutionStartWorkflow started) {
+    try {
+      WorkflowExecution.Builder execution =
+          WorkflowExecution.newBuilder().setWorkflowId(started.getWorkflowId());
+      if (started.getFirstExecutionRunId() != null) {
+        execution.setRunId(started.getFirstExecutionRunId());
+      }
+      WorkflowExecutionInfo run =
+          connection
+              .stubs()
+              .blockingStub()
+              .describeWorkflowExecution(
+                  DescribeWorkflowExecutionRequest.newBuilder()
+                      .setNamespace(connection.namespace())
+                      .setExecution(execution)
+                      .build())
+              .getWorkflowExecutionInfo();
+      Payload jimflowStatus =
+          run.getSearchAttributes()
+              .getIndexedFieldsMap()
+              .get(JimflowSearchAttributes.STATUS.getName());
+      return ExecutionQueries.status(
+          run.getStatus(),
+          jimflowStatus == null
+              ? null
+              : DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+                  jimflowStatus, String.class, String.class));
+    } catch (RuntimeException e) {
+      // Its history may already be gone (retention); the listing still shows when it ran.
+      return null;
+    }
+  }
+
+  private static Optional<ScheduleDefinition> definitionOf(ScheduleDescription d) {
+    if (!(d.getSchedule().getAction() instanceof ScheduleActionStartWorkflow action)
+        || !ScheduleExecutionWorkflow.TYPE.equals(action.getWorkflowType())) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.ofNullable(action.getArguments().get(0, ScheduleExecutionInput.class))
+          .map(ScheduleExecutionInput::definition);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean isManaged(ScheduleDescription d) {
+    try {
+      return Boolean.TRUE.equals(d.getMemo(ScheduleMapper.MANAGED_MEMO, Boolean.class));
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  private ScheduleDescription describe(String scheduleId) {
+    ScheduleDescription[] described = new ScheduleDescription[1];
+    onSchedule(scheduleId, h -> described[0] = h.describe());
+    return described[0];
+  }
+
+  /** Acts on a schedule, turning "no such schedule" into a {@link NotFoundException}. */
+  private void onSchedule(String scheduleId, Consumer<ScheduleHandle> action) {
+    try {
+      action.accept(connection.schedules().getHandle(scheduleId));
+    } catch (ScheduleException | StatusRuntimeException e) {
+      Throwable status = e instanceof StatusRuntimeException ? e : e.getCause();
+      if (status instanceof StatusRuntimeException s
+          && s.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        throw new NotFoundException("no schedule with id " + scheduleId);
+      }
+      throw e;
+    }
+  }
+}
