@@ -73,9 +73,11 @@ final class ExportRunner {
       writer.commit();
     }
     run.commitPage(
-        (connection, page) -> {
-          pendingExports.markExported(
-              connection, pending.stream().map(PendingExportRow::id).toList());
+        (transaction, page) -> {
+          transaction.run(
+              c ->
+                  pendingExports.markExported(
+                      c, pending.stream().map(PendingExportRow::id).toList()));
           for (PendingExportRow export : pending) {
             page.change(export.anchor(), export.csoId(), export.mvoId(), ChangeType.Exported);
           }

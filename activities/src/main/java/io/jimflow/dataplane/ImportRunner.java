@@ -20,13 +20,12 @@ import io.jimflow.store.PendingExports;
 import io.jimflow.store.PendingExports.NewPendingExport;
 import io.jimflow.store.RunType;
 import io.jimflow.store.Total;
+import io.jimflow.store.Transaction;
 import io.jimflow.sync.ContentHash;
 import io.jimflow.sync.ExportChange;
 import io.jimflow.sync.MvoState;
 import io.jimflow.sync.OutboundRule;
 import io.jimflow.sync.SyncEngine;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -76,26 +75,25 @@ final class ImportRunner {
         while (!(rows = reader.nextPage(run.profile.pageSize())).isEmpty()) {
           List<ImportRow> page = rows;
           run.commitPage(
-              (connection, work) -> importPage(connection, run, type, exportRules, page, work));
+              (transaction, work) -> importPage(transaction, run, type, exportRules, page, work));
         }
       }
-      run.commitPage((connection, work) -> new Checkpoint(Checkpoint.ABSENT, 0));
+      run.commitPage((transaction, work) -> new Checkpoint(Checkpoint.ABSENT, 0));
     }
     if (run.profile.runType() == RunType.FullImport) {
       while (run.checkpoint.phase().equals(Checkpoint.ABSENT)) {
-        run.commitPage((connection, work) -> deleteAbsent(connection, run, work));
+        run.commitPage((transaction, work) -> deleteAbsent(transaction, run, work));
       }
     }
   }
 
   private Checkpoint importPage(
-      Connection connection,
+      Transaction transaction,
       RunContext run,
       ObjectTypeConfig type,
       List<OutboundRule> exportRules,
       List<ImportRow> rows,
-      RunContext.Page page)
-      throws SQLException {
+      RunContext.Page page) {
     String system = run.system.id();
     page.processed = rows.size();
     Map<String, ImportRow> valid = new LinkedHashMap<>();
@@ -112,7 +110,7 @@ final class ImportRunner {
       }
     }
     Map<String, CsoRow> existing =
-        connectorSpace.findByAnchors(connection, system, type.name(), valid.keySet());
+        transaction.get(c -> connectorSpace.findByAnchors(c, system, type.name(), valid.keySet()));
     List<NewCso> added = new ArrayList<>();
     List<CsoUpdate> updated = new ArrayList<>();
     List<Long> unchanged = new ArrayList<>();
@@ -152,7 +150,7 @@ final class ImportRunner {
         changedTargets.put(cso.id(), row.attributes());
       }
     }
-    Map<String, Long> addedIds = connectorSpace.insert(connection, added);
+    Map<String, Long> addedIds = transaction.get(c -> connectorSpace.insert(c, added));
     for (NewCso cso : added) {
       long id = addedIds.get(cso.anchor());
       changes.add(
@@ -160,21 +158,24 @@ final class ImportRunner {
               id, system, cso.anchor(), ChangeType.Added, valid.get(cso.anchor()).attributes()));
       page.change(cso.anchor(), id, null, ChangeType.Added);
     }
-    connectorSpace.update(connection, updated);
-    connectorSpace.markSeen(connection, unchanged, run.runId);
-    history.recordCsoChanges(connection, run.runId, changes);
+    transaction.run(
+        c -> {
+          connectorSpace.update(c, updated);
+          connectorSpace.markSeen(c, unchanged, run.runId);
+          history.recordCsoChanges(c, run.runId, changes);
+        });
     if (!exportRules.isEmpty() && !changedTargets.isEmpty()) {
-      confirmAndDetectDrift(connection, run, exportRules, existing, changedTargets, page);
+      confirmAndDetectDrift(transaction, run, exportRules, existing, changedTargets, page);
     }
     if (!deleted.isEmpty()) {
       List<CsoRow> gone =
-          connectorSpace
-              .findByAnchors(connection, system, type.name(), deleted.keySet())
+          transaction
+              .get(c -> connectorSpace.findByAnchors(c, system, type.name(), deleted.keySet()))
               .values()
               .stream()
-              .filter(c -> c.state() != CsoState.Obsolete)
+              .filter(cso -> cso.state() != CsoState.Obsolete)
               .toList();
-      applyDeletions(connection, run, gone, page);
+      applyDeletions(transaction, run, gone, page);
     }
     long last = rows.get(rows.size() - 1).position();
     return new Checkpoint(Checkpoint.ROWS, last);
@@ -185,15 +186,14 @@ final class ImportRunner {
    * outstanding, values differing from what the MVO flows out get a corrective export.
    */
   private void confirmAndDetectDrift(
-      Connection connection,
+      Transaction transaction,
       RunContext run,
       List<OutboundRule> exportRules,
       Map<String, CsoRow> existing,
       Map<Long, Map<String, String>> imported,
-      RunContext.Page page)
-      throws SQLException {
+      RunContext.Page page) {
     Map<Long, List<PendingExportRow>> open =
-        pendingExports.findOpenByCso(connection, imported.keySet());
+        transaction.get(c -> pendingExports.findOpenByCso(c, imported.keySet()));
     List<Long> confirmed = new ArrayList<>();
     Map<Long, CsoRow> byId = new HashMap<>();
     existing.values().forEach(c -> byId.put(c.id(), c));
@@ -215,12 +215,12 @@ final class ImportRunner {
         settled.add(entry.getKey());
       }
     }
-    pendingExports.markConfirmed(connection, confirmed);
+    transaction.run(c -> pendingExports.markConfirmed(c, confirmed));
     if (settled.isEmpty()) {
       return;
     }
-    Map<String, MvoRow> mvos =
-        metaverse.findByIds(connection, settled.stream().map(id -> byId.get(id).mvoId()).toList());
+    List<String> settledMvoIds = settled.stream().map(id -> byId.get(id).mvoId()).toList();
+    Map<String, MvoRow> mvos = transaction.get(c -> metaverse.findByIds(c, settledMvoIds));
     List<NewPendingExport> corrections = new ArrayList<>();
     for (Long csoId : settled) {
       CsoRow cso = byId.get(csoId);
@@ -244,23 +244,24 @@ final class ImportRunner {
         }
       }
     }
-    pendingExports.insert(connection, corrections);
+    transaction.run(c -> pendingExports.insert(c, corrections));
   }
 
   /** One page of objects the full import did not find: deleted, or a deprovisioning confirmed. */
-  private Checkpoint deleteAbsent(Connection connection, RunContext run, RunContext.Page page)
-      throws SQLException {
+  private Checkpoint deleteAbsent(Transaction transaction, RunContext run, RunContext.Page page) {
     List<CsoRow> absent =
-        connectorSpace.findNotSeen(
-            connection,
-            run.system.id(),
-            run.runId,
-            run.checkpoint.position(),
-            run.profile.pageSize());
+        transaction.get(
+            c ->
+                connectorSpace.findNotSeen(
+                    c,
+                    run.system.id(),
+                    run.runId,
+                    run.checkpoint.position(),
+                    run.profile.pageSize()));
     if (absent.isEmpty()) {
       return new Checkpoint(Checkpoint.DELETIONS, 0);
     }
-    applyDeletions(connection, run, absent, page);
+    applyDeletions(transaction, run, absent, page);
     return new Checkpoint(Checkpoint.ABSENT, absent.get(absent.size() - 1).id());
   }
 
@@ -269,13 +270,13 @@ final class ImportRunner {
    * object is marked obsolete for the synchronisation to disconnect.
    */
   private void applyDeletions(
-      Connection connection, RunContext run, List<CsoRow> absent, RunContext.Page page)
-      throws SQLException {
+      Transaction transaction, RunContext run, List<CsoRow> absent, RunContext.Page page) {
     if (absent.isEmpty()) {
       return;
     }
     Map<Long, List<PendingExportRow>> open =
-        pendingExports.findOpenByCso(connection, absent.stream().map(CsoRow::id).toList());
+        transaction.get(
+            c -> pendingExports.findOpenByCso(c, absent.stream().map(CsoRow::id).toList()));
     List<Long> obsolete = new ArrayList<>();
     List<Long> gone = new ArrayList<>();
     List<Long> confirmed = new ArrayList<>();
@@ -296,10 +297,13 @@ final class ImportRunner {
       }
       changes.add(new CsoChange(cso.id(), run.system.id(), cso.anchor(), ChangeType.Deleted, null));
     }
-    pendingExports.markConfirmed(connection, confirmed);
-    connectorSpace.delete(connection, gone);
-    connectorSpace.markObsolete(connection, obsolete);
-    history.recordCsoChanges(connection, run.runId, changes);
+    transaction.run(
+        c -> {
+          pendingExports.markConfirmed(c, confirmed);
+          connectorSpace.delete(c, gone);
+          connectorSpace.markObsolete(c, obsolete);
+          history.recordCsoChanges(c, run.runId, changes);
+        });
   }
 
   private static String duplicateMessage(ImportRow row) {

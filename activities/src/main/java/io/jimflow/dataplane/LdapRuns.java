@@ -15,6 +15,7 @@ import io.jimflow.store.PendingExports;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunType;
 import io.jimflow.store.Store;
+import io.jimflow.store.Transaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -155,25 +156,27 @@ final class LdapRuns {
         for (PendingExportRow export : page) {
           LdapExports.Result result =
               exports.apply(export.change(), export.anchor(), export.attributes());
-          run.commitPage((connection, items) -> record(connection, export, result, items));
+          run.commitPage((transaction, items) -> record(transaction, export, result, items));
         }
       }
     }
   }
 
   private Checkpoint record(
-      java.sql.Connection connection,
+      Transaction transaction,
       PendingExportRow export,
       LdapExports.Result result,
-      RunContext.Page page)
-      throws java.sql.SQLException {
+      RunContext.Page page) {
     page.processed = 1;
     String reference = result.dn() != null ? result.dn() : export.anchor();
     if (result.succeeded()) {
-      pendingExports.markExported(connection, List.of(export.id()));
-      if (result.anchor() != null && !result.anchor().equals(export.anchor())) {
-        connectorSpace.updateAnchor(connection, export.csoId(), result.anchor());
-      }
+      transaction.run(
+          c -> {
+            pendingExports.markExported(c, List.of(export.id()));
+            if (result.anchor() != null && !result.anchor().equals(export.anchor())) {
+              connectorSpace.updateAnchor(c, export.csoId(), result.anchor());
+            }
+          });
       page.change(reference, export.csoId(), export.mvoId(), ChangeType.Exported);
     } else {
       page.item(

@@ -9,8 +9,7 @@ import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunTotals;
 import io.jimflow.store.Store;
 import io.jimflow.store.Total;
-import java.sql.Connection;
-import java.sql.SQLException;
+import io.jimflow.store.Transaction;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -84,25 +83,28 @@ final class RunContext {
     /**
      * Writes the page's items and the run's progress with {@code next}, in the page's transaction.
      */
-    void save(Connection connection, Checkpoint next) throws SQLException {
-      runRecords.addItems(connection, runId, itemsWritten, items);
+    void save(Transaction transaction, Checkpoint next) {
       RunTotals after = totals.copy();
       for (Total t : Total.values()) {
         after.add(t, delta.get(t));
       }
-      runRecords.saveProgress(
-          connection,
-          runId,
-          attempt,
-          after,
-          RunContext.this.processed + processed,
-          itemsWritten + items.size(),
-          next.toString());
+      transaction.run(
+          c -> {
+            runRecords.addItems(c, runId, itemsWritten, items);
+            runRecords.saveProgress(
+                c,
+                runId,
+                attempt,
+                after,
+                RunContext.this.processed + processed,
+                itemsWritten + items.size(),
+                next.toString());
+          });
     }
   }
 
   interface PageWork {
-    Checkpoint apply(Connection connection, Page page) throws SQLException;
+    Checkpoint apply(Transaction transaction, Page page);
   }
 
   /**
@@ -112,10 +114,10 @@ final class RunContext {
   void commitPage(PageWork work) {
     Page page = new Page();
     Checkpoint next =
-        store.inTransaction(
-            connection -> {
-              Checkpoint after = work.apply(connection, page);
-              page.save(connection, after);
+        store.transact(
+            transaction -> {
+              Checkpoint after = work.apply(transaction, page);
+              page.save(transaction, after);
               return after;
             });
     for (Total t : Total.values()) {

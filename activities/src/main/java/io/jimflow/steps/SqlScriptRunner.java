@@ -5,36 +5,31 @@ import io.jimflow.schedule.StepDefinition.SqlScriptStep;
 import io.jimflow.schedule.StepFailures;
 import io.jimflow.secrets.SecretReference;
 import io.jimflow.secrets.Secrets;
+import io.jimflow.store.sqlscript.SqlScriptFailure;
+import io.jimflow.store.sqlscript.SqlScriptTransaction;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs a SqlScript step: the script's statements one after the other on one of the worker's named
- * JDBC connections, in one transaction that is committed only when every statement succeeded.
+ * JDBC connections, in one transaction that is committed only when every statement succeeded
+ * ({@link SqlScriptTransaction}).
  *
  * <p>The statements run on a thread of their own while the activity's thread heartbeats about every
  * second. When a heartbeat reports the step's cancellation (or its worker's stop), the running
- * statement is cancelled with {@link Statement#cancel()}, the transaction rolled back and the
- * cancellation passed on. Every statement gets {@link Statement#setQueryTimeout} set to what is
- * left of the attempt's time, so that the database itself stops a statement that would outlast the
- * step.
+ * statement is cancelled, the transaction rolled back and the cancellation passed on. Every
+ * statement's query timeout is what is left of the attempt's time, so that the database itself
+ * stops a statement that would outlast the step.
  */
 public final class SqlScriptRunner {
 
@@ -44,7 +39,7 @@ public final class SqlScriptRunner {
   static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(1);
 
   /**
-   * How long a cancelled or timed-out script may take to stop after {@link Statement#cancel()}
+   * How long a cancelled or timed-out script may take to stop after its statement is cancelled
    * (repeated every second) before its connection is aborted.
    */
   static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
@@ -110,34 +105,44 @@ public final class SqlScriptRunner {
     List<SqlStatements.Statement> statements = statements(script, step.path());
     Login login = login(connectionName);
 
-    Execution execution =
-        new Execution(step, login, statements, System.nanoTime() + timeout.toNanos());
+    long deadline = System.nanoTime() + timeout.toNanos();
+    SqlScriptTransaction execution =
+        new SqlScriptTransaction(
+            step.path(),
+            login.url(),
+            login.properties(),
+            statements.stream().map(SqlStatements.Statement::sql).toList(),
+            deadline);
     Thread thread = new Thread(execution, "sql script " + step.path());
     thread.setDaemon(true);
     thread.start();
     try {
-      while (!execution.done.await(HEARTBEAT_EVERY.toMillis(), TimeUnit.MILLISECONDS)) {
-        if (System.nanoTime() - execution.deadline > HEARTBEAT_EVERY.toNanos()) {
+      while (!execution.awaitEnd(HEARTBEAT_EVERY)) {
+        if (System.nanoTime() - deadline > HEARTBEAT_EVERY.toNanos()) {
           // The driver did not enforce the query timeout (or the deadline passed between two
           // statements): stop it ourselves.
-          execution.timedOut = true;
-          stop(execution);
+          execution.markTimedOut();
+          stop(execution, step);
           break;
         }
-        progress.report(execution.completed, statements.size(), null);
+        progress.report(execution.completed(), statements.size(), null);
       }
     } catch (ActivityCompletionException e) {
-      stop(execution);
+      stop(execution, step);
       throw e;
     } catch (InterruptedException e) {
-      stop(execution);
+      stop(execution, step);
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while '" + step.path() + "' ran", e);
     }
-    if (execution.failure != null) {
-      throw execution.failure;
+    RuntimeException failure = execution.failure();
+    if (failure instanceof SqlScriptFailure fromDatabase) {
+      throw stepFailure(fromDatabase, step, login, statements);
     }
-    if (execution.done.getCount() > 0) {
+    if (failure != null) {
+      throw failure;
+    }
+    if (!execution.hasEnded()) {
       throw ApplicationFailure.newFailure(
           "'"
               + step.path()
@@ -147,30 +152,85 @@ public final class SqlScriptRunner {
               + " committed",
           StepFailures.SQL_SCRIPT_TIMED_OUT);
     }
-    if (!execution.committed) {
+    if (!execution.committed()) {
       throw new IllegalStateException("'" + step.path() + "' ended without a commit");
     }
-    return new Finished(statements.size(), execution.updatedRows);
+    return new Finished(statements.size(), execution.updatedRows());
   }
 
   /** Cancels the running statement until the script has rolled back, then gives up on it. */
-  private static void stop(Execution execution) {
+  private static void stop(SqlScriptTransaction execution, SqlScriptStep step) {
     long giveUp = System.nanoTime() + CANCEL_GRACE.toNanos();
     try {
       do {
         execution.cancel();
-      } while (!execution.done.await(HEARTBEAT_EVERY.toMillis(), TimeUnit.MILLISECONDS)
-          && System.nanoTime() - giveUp < 0);
+      } while (!execution.awaitEnd(HEARTBEAT_EVERY) && System.nanoTime() - giveUp < 0);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    if (execution.done.getCount() > 0) {
+    if (!execution.hasEnded()) {
       log.warn(
           "SQL script '{}' did not stop within {} of its cancellation; aborting its connection",
-          execution.step.path(),
+          step.path(),
           CANCEL_GRACE);
       execution.abort();
     }
+  }
+
+  /** The step's failure for what ended the script's transaction; nothing was committed. */
+  private static RuntimeException stepFailure(
+      SqlScriptFailure failure,
+      SqlScriptStep step,
+      Login login,
+      List<SqlStatements.Statement> statements) {
+    String state = failure.sqlState() == null ? "" : " (SQLSTATE " + failure.sqlState() + ")";
+    if (failure.kind() == SqlScriptFailure.Kind.CONNECTION_FAILED) {
+      return ApplicationFailure.newBuilder()
+          .setMessage(
+              "cannot run '"
+                  + step.path()
+                  + "' on '"
+                  + login.connection()
+                  + "': "
+                  + failure.getMessage()
+                  + state)
+          .setType(StepFailures.SQL_SCRIPT_FAILED)
+          .setNonRetryable(!failure.isTransient())
+          .build();
+    }
+    int index = failure.statement();
+    // nightly/purge.sql:12: statement 3 of 5: the script's line and the position.
+    String where =
+        step.path()
+            + ":"
+            + statements.get(index).line()
+            + ": statement "
+            + (index + 1)
+            + " of "
+            + statements.size();
+    return switch (failure.kind()) {
+      case CANCELLED ->
+          new IllegalStateException(where + " was cancelled with its step; rolled back");
+      case TIMED_OUT ->
+          ApplicationFailure.newFailure(
+              where
+                  + " was cancelled when the attempt's time ran out; rolled back, nothing was"
+                  + " committed",
+              StepFailures.SQL_SCRIPT_TIMED_OUT);
+      default ->
+          ApplicationFailure.newBuilder()
+              .setMessage(
+                  where
+                      + " failed on '"
+                      + login.connection()
+                      + "': "
+                      + failure.getMessage()
+                      + state
+                      + "; rolled back, nothing was committed")
+              .setType(StepFailures.SQL_SCRIPT_FAILED)
+              .setNonRetryable(!failure.isTransient())
+              .build();
+    };
   }
 
   private static Path scriptFile(Path root, String relative) {
@@ -240,9 +300,7 @@ public final class SqlScriptRunner {
               + SqlScriptsConfig.urlSecret(connection).name()
               + "' in the secrets folder");
     }
-    try {
-      DriverManager.getDriver(url);
-    } catch (SQLException e) {
+    if (!SqlScriptTransaction.hasDriverFor(url)) {
       throw configurationError(
           "connection '"
               + connection
@@ -270,217 +328,5 @@ public final class SqlScriptRunner {
 
   private static ApplicationFailure configurationError(String message) {
     return ApplicationFailure.newNonRetryableFailure(message, StepFailures.CONFIGURATION_ERROR);
-  }
-
-  /** The statements on their own thread; the activity's thread watches, cancels and reads. */
-  private static final class Execution implements Runnable {
-    private final SqlScriptStep step;
-    private final Login login;
-    private final List<SqlStatements.Statement> statements;
-    private final long deadline;
-    private final CountDownLatch done = new CountDownLatch(1);
-    private final Object lock = new Object();
-    private volatile int completed;
-    private volatile long updatedRows;
-    private volatile boolean timedOut;
-    private volatile boolean committed;
-    private volatile RuntimeException failure;
-    private boolean cancelled;
-    private Connection connection;
-    private Statement running;
-
-    Execution(
-        SqlScriptStep step, Login login, List<SqlStatements.Statement> statements, long deadline) {
-      this.step = step;
-      this.login = login;
-      this.statements = statements;
-      this.deadline = deadline;
-    }
-
-    @Override
-    public void run() {
-      try (Connection opened = DriverManager.getConnection(login.url(), login.properties())) {
-        synchronized (lock) {
-          connection = opened;
-        }
-        opened.setAutoCommit(false);
-        try {
-          execute(opened);
-          opened.commit();
-          committed = true;
-        } catch (SQLException | RuntimeException e) {
-          rollback(opened);
-          throw e;
-        }
-      } catch (SQLException e) {
-        failure = connectionFailure(e);
-      } catch (RuntimeException e) {
-        failure = e;
-      } finally {
-        done.countDown();
-      }
-    }
-
-    private void execute(Connection opened) throws SQLException {
-      long rows = 0;
-      for (int i = 0; i < statements.size(); i++) {
-        SqlStatements.Statement statement = statements.get(i);
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          throw timedOut(statement, i);
-        }
-        try (Statement jdbc = opened.createStatement()) {
-          synchronized (lock) {
-            if (cancelled) {
-              throw stopped(statement, i);
-            }
-            running = jdbc;
-          }
-          jdbc.setQueryTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toSeconds(left - 1) + 1));
-          rows += updateCount(jdbc, jdbc.execute(statement.sql()));
-        } catch (SQLException e) {
-          throw statementFailure(e, statement, i);
-        } finally {
-          synchronized (lock) {
-            running = null;
-          }
-        }
-        completed = i + 1;
-        updatedRows = rows;
-      }
-    }
-
-    /** Rows that the statement's results report as changed (a query reports none). */
-    private static long updateCount(Statement jdbc, boolean resultSet) throws SQLException {
-      long rows = 0;
-      boolean isResultSet = resultSet;
-      while (true) {
-        if (!isResultSet) {
-          int count = jdbc.getUpdateCount();
-          if (count == -1) {
-            return rows;
-          }
-          rows += count;
-        }
-        isResultSet = jdbc.getMoreResults();
-      }
-    }
-
-    void cancel() {
-      Statement statement;
-      synchronized (lock) {
-        cancelled = true;
-        statement = running;
-      }
-      if (statement != null) {
-        try {
-          statement.cancel();
-        } catch (SQLException e) {
-          log.debug("Could not cancel a statement of '{}'", step.path(), e);
-        }
-      }
-    }
-
-    void abort() {
-      Connection opened;
-      synchronized (lock) {
-        opened = connection;
-      }
-      if (opened != null) {
-        try {
-          opened.abort(Runnable::run);
-        } catch (SQLException | RuntimeException e) {
-          log.debug("Could not abort the connection of '{}'", step.path(), e);
-        }
-      }
-    }
-
-    private boolean wasCancelled() {
-      synchronized (lock) {
-        return cancelled;
-      }
-    }
-
-    private RuntimeException statementFailure(
-        SQLException e, SqlStatements.Statement statement, int index) {
-      if (wasCancelled() && !timedOut) {
-        return stopped(statement, index);
-      }
-      if (timedOut || e instanceof SQLTimeoutException || isQueryCancel(e)) {
-        return timedOut(statement, index);
-      }
-      String state = e.getSQLState();
-      return ApplicationFailure.newBuilder()
-          .setMessage(
-              where(statement, index)
-                  + " failed on '"
-                  + login.connection()
-                  + "': "
-                  + e.getMessage()
-                  + (state == null ? "" : " (SQLSTATE " + state + ")")
-                  + "; rolled back, nothing was committed")
-          .setType(StepFailures.SQL_SCRIPT_FAILED)
-          .setNonRetryable(!transientState(state))
-          .build();
-    }
-
-    private RuntimeException timedOut(SqlStatements.Statement statement, int index) {
-      return ApplicationFailure.newFailure(
-          where(statement, index)
-              + " was cancelled when the attempt's time ran out; rolled back, nothing was"
-              + " committed",
-          StepFailures.SQL_SCRIPT_TIMED_OUT);
-    }
-
-    private RuntimeException stopped(SqlStatements.Statement statement, int index) {
-      return new IllegalStateException(
-          where(statement, index) + " was cancelled with its step; rolled back");
-    }
-
-    /** {@code nightly/purge.sql:12: statement 3 of 5}: the script's line and the position. */
-    private String where(SqlStatements.Statement statement, int index) {
-      return step.path()
-          + ":"
-          + statement.line()
-          + ": statement "
-          + (index + 1)
-          + " of "
-          + statements.size();
-    }
-
-    private RuntimeException connectionFailure(SQLException e) {
-      String state = e.getSQLState();
-      return ApplicationFailure.newBuilder()
-          .setMessage(
-              "cannot run '"
-                  + step.path()
-                  + "' on '"
-                  + login.connection()
-                  + "': "
-                  + e.getMessage()
-                  + (state == null ? "" : " (SQLSTATE " + state + ")"))
-          .setType(StepFailures.SQL_SCRIPT_FAILED)
-          .setNonRetryable(!transientState(state))
-          .build();
-    }
-
-    /** SQLSTATE 57014: the statement was cancelled (by its query timeout or by us). */
-    private static boolean isQueryCancel(SQLException e) {
-      return "57014".equals(e.getSQLState());
-    }
-
-    /** A deadlock or serialization failure (40), a lost connection (08): a retry may succeed. */
-    private static boolean transientState(String state) {
-      return state != null && (state.startsWith("40") || state.startsWith("08"));
-    }
-
-    private static void rollback(Connection opened) {
-      try {
-        opened.rollback();
-      } catch (SQLException e) {
-        // Closing the connection without commit discards the transaction as well.
-        log.debug("Rollback failed", e);
-      }
-    }
   }
 }

@@ -80,6 +80,21 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs the work in one {@link Transaction}: committed when it returns, rolled back when it
+   * throws. For callers outside the store, which pass the transaction on to the repositories.
+   */
+  public <T> T transact(Transaction.Work<T> work) {
+    return inTransaction(
+        connection -> {
+          try {
+            return work.run(new Transaction(connection));
+          } catch (Transaction.Failure e) {
+            throw e.sqlCause();
+          }
+        });
+  }
+
   private static void rollbackQuietly(Connection connection, Throwable cause) {
     try {
       connection.rollback();

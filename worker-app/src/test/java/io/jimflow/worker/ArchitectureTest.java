@@ -123,6 +123,21 @@ class ArchitectureTest {
   }
 
   /**
+   * The store owns its tables: only its repositories (and the worker's wiring of its data source)
+   * speak JDBC. Everyone else hands a store transaction on to them.
+   */
+  @Test
+  void onlyTheStoreTouchesJdbc() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages("io.jimflow.store..", "io.jimflow.worker.store..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.sql..", "javax.sql..")
+        .check(union());
+  }
+
+  /**
    * Workflow code and everything it calls in the workflows module (decisions, payloads, helpers)
    * must replay the same commands every time: no I/O, no clocks, randomness, environment or threads
    * but those of {@code Workflow}. See the package-info of each workflow package.
