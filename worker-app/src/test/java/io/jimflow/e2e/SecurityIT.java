@@ -315,6 +315,8 @@ class SecurityIT {
         true,
         null,
         new RetrySettings(3, null, null),
+        null,
+        null,
         null);
   }
 

@@ -34,53 +34,6 @@ public record StepDefinition(
     @JsonInclude(Include.NON_NULL) Duration attemptTimeout,
     @JsonInclude(Include.NON_NULL) SqlScriptStep sqlScript) {
 
-  /** A RunProfile or Executable step. */
-  public StepDefinition(
-      int index,
-      String name,
-      RunProfileStep runProfile,
-      ExecutableStep executable,
-      Boolean continueOnFailure,
-      Duration timeout,
-      RetrySettings retry,
-      Duration heartbeatTimeout,
-      Duration attemptTimeout) {
-    this(
-        index,
-        name,
-        runProfile,
-        executable,
-        continueOnFailure,
-        timeout,
-        retry,
-        heartbeatTimeout,
-        attemptTimeout,
-        null);
-  }
-
-  /** A step whose attempts are bounded only by the step's {@code timeout}. */
-  public StepDefinition(
-      int index,
-      String name,
-      RunProfileStep runProfile,
-      ExecutableStep executable,
-      Boolean continueOnFailure,
-      Duration timeout,
-      RetrySettings retry,
-      Duration heartbeatTimeout) {
-    this(
-        index,
-        name,
-        runProfile,
-        executable,
-        continueOnFailure,
-        timeout,
-        retry,
-        heartbeatTimeout,
-        null,
-        null);
-  }
-
   /** Runs a connected system's run profile (import, synchronisation or export). */
   public record RunProfileStep(String connectedSystem, String runProfile) {}
 

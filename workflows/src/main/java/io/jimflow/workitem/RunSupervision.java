@@ -1,5 +1,6 @@
 package io.jimflow.workitem;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -42,6 +43,16 @@ final class RunSupervision {
     /** Whether the grace period starts when the action is taken. */
     boolean startsGrace() {
       return startsGrace;
+    }
+
+    /** The note the action's event is logged with (the abandoning one says its grace period). */
+    String note(String cancelReason, Duration maxRunTime) {
+      return switch (this) {
+        case ASK_TO_FINISH_CANCELLED -> cancelReason;
+        case ASK_TO_FINISH_MAX_RUN_TIME -> "max run time " + maxRunTime + " reached";
+        case ASK_TO_FINISH_SHUTDOWN -> "worker is shutting down";
+        default -> null;
+      };
     }
   }
 

@@ -18,18 +18,14 @@ import io.jimflow.schedule.ScheduleDefinition.FailurePolicy;
 import io.jimflow.testing.FakeResourceActivities;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
-import io.temporal.api.enums.v1.RetryState;
-import io.temporal.api.enums.v1.TimeoutType;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.SearchAttributes;
-import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
-import io.temporal.failure.TimeoutFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.time.Duration;
@@ -473,7 +469,7 @@ class ScheduleExecutionWorkflowTest {
     assertThat(outcome(result, "always-stopped").message())
         .isEqualTo("interrupted: its worker stopped");
     assertThat(steps.attempts.get("always-stopped"))
-        .hasValue(ScheduleExecutionWorkflowImpl.MAXIMUM_RESUMPTIONS + 1);
+        .hasValue(StepDispatcher.MAXIMUM_RESUMPTIONS + 1);
   }
 
   @Test
@@ -521,41 +517,6 @@ class ScheduleExecutionWorkflowTest {
               assertThat(r.status()).isEqualTo(StepStatus.Cancelled);
               assertThat(r.runRecordId()).isEqualTo("run-record-of-sync");
             });
-  }
-
-  /**
-   * G7: a step whose cancel could not reach its dead worker ends by its timeout, with the retry
-   * state CANCEL_REQUESTED (the server never retries it); that counts as cancelled. The test server
-   * never times out an activity whose cancel was requested, so StepCancellationIT shows the whole
-   * path with a killed worker process and a real server.
-   */
-  @Test
-  void aStepThatTimedOutAfterItsCancelWasRequestedCountsAsCancelled() {
-    assertThat(
-            ScheduleExecutionWorkflowImpl.cancelledBeforeItsTimeout(
-                timedOut(RetryState.RETRY_STATE_CANCEL_REQUESTED)))
-        .isTrue();
-    assertThat(
-            ScheduleExecutionWorkflowImpl.cancelledBeforeItsTimeout(
-                timedOut(RetryState.RETRY_STATE_TIMEOUT)))
-        .as("a step lost without a cancel is a failure")
-        .isFalse();
-    assertThat(
-            ScheduleExecutionWorkflowImpl.cancelledBeforeItsTimeout(
-                timedOut(RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED)))
-        .isFalse();
-  }
-
-  private static ActivityFailure timedOut(RetryState retryState) {
-    return new ActivityFailure(
-        "activity timed out",
-        5,
-        6,
-        "RunStep",
-        "7",
-        retryState,
-        "worker-a",
-        new TimeoutFailure("heartbeat", null, TimeoutType.TIMEOUT_TYPE_HEARTBEAT));
   }
 
   @Test

@@ -35,7 +35,16 @@ class StepDefinitionJsonTest {
     ObjectMapper json = new ObjectMapper().findAndRegisterModules();
     StepDefinition executable =
         new StepDefinition(
-            0, "a", null, new ExecutableStep("a.sh", null, null, null), null, null, null, null);
+            0,
+            "a",
+            null,
+            new ExecutableStep("a.sh", null, null, null),
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
     StepDefinition sql =
         new StepDefinition(
             0,

@@ -68,6 +68,8 @@ class StepOptionsTest {
             null,
             null,
             null,
+            null,
+            null,
             null);
 
     ActivityOptions options = StepOptions.forStep(bare);

@@ -26,12 +26,12 @@ class CarriedLogTest {
   @Test
   void aShortLogIsCarriedWhole() {
     List<WorkItemTransition> log = log(10);
-    assertThat(WorkItemWorkflowImpl.carried(log, 10)).isEqualTo(log);
+    assertThat(WorkItemJournal.carried(log, 10)).isEqualTo(log);
   }
 
   @Test
   void aLongLogKeepsItsNewestEntriesAfterANoteSayingHowManyWereDropped() {
-    List<WorkItemTransition> carried = WorkItemWorkflowImpl.carried(log(25), 10);
+    List<WorkItemTransition> carried = WorkItemJournal.carried(log(25), 10);
 
     assertThat(carried).hasSize(10);
     assertThat(carried.get(0).note())

@@ -117,6 +117,15 @@ class RunSupervisionTest {
     assertThat(ABANDON.event()).isEqualTo(WorkItemEvent.GRACE_EXPIRED);
   }
 
+  @Test
+  void eachRequestToFinishIsLoggedWithItsReason() {
+    assertThat(ASK_TO_FINISH_CANCELLED.note("no longer needed", MAX_RUN))
+        .isEqualTo("no longer needed");
+    assertThat(ASK_TO_FINISH_MAX_RUN_TIME.note(null, MAX_RUN))
+        .isEqualTo("max run time PT30M reached");
+    assertThat(ASK_TO_FINISH_SHUTDOWN.note(null, MAX_RUN)).isEqualTo("worker is shutting down");
+  }
+
   private static Duration minutes(long m) {
     return Duration.ofMinutes(m);
   }
