@@ -16,7 +16,6 @@ import io.jimflow.sync.ExportChange;
 import io.jimflow.sync.OutboundDecision;
 import io.jimflow.sync.OutboundRule;
 import io.jimflow.sync.SyncEngine;
-import io.jimflow.sync.TargetFacts;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -67,7 +66,7 @@ final class Provisioning {
             SyncEngine.decideOutbound(
                 rule,
                 SyncPageState.toState(mvo),
-                target == null ? null : targetFacts(target, outstanding));
+                target == null ? null : PendingExports.targetFacts(target, outstanding));
         switch (decision.kind()) {
           case PROVISION -> queue.provision(rule, mvoId, target, decision);
           case UPDATE -> {
@@ -105,24 +104,6 @@ final class Provisioning {
         .filter(e -> e.status() == ExportStatus.Pending && e.change() != ExportChange.Delete)
         .reduce((a, b) -> b)
         .orElse(null);
-  }
-
-  /**
-   * What a target object will be once its outstanding exports are applied, and whether one of them
-   * deletes it.
-   */
-  static TargetFacts targetFacts(CsoRow target, List<PendingExportRow> outstanding) {
-    Map<String, String> pending = new HashMap<>();
-    boolean deleting = false;
-    for (PendingExportRow export : outstanding) {
-      if (export.change() == ExportChange.Delete) {
-        deleting = true;
-      } else {
-        deleting = false;
-        pending.putAll(export.attributes());
-      }
-    }
-    return new TargetFacts(target.attributes(), pending, deleting);
   }
 
   /** The CSOs the MVOs have in target systems, by system, and their exports not yet confirmed. */

@@ -29,6 +29,7 @@ import io.jimflow.store.RunType;
 import io.jimflow.store.Store;
 import io.jimflow.store.StoreException;
 import io.jimflow.store.SystemCatalog;
+import io.jimflow.store.SystemHolds;
 import io.jimflow.store.Total;
 import io.jimflow.sync.SyncEngine;
 import io.temporal.client.ActivityCompletionException;
@@ -71,7 +72,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
    * @param baseDirectory what relative file paths of run profiles are resolved against (the
    *     worker's working directory by default)
    */
-  private final SystemOperations systemOperations;
+  private final SystemHolds systemHolds;
 
   private final LdapRuns ldap;
 
@@ -108,7 +109,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     this.ldap =
         new LdapRuns(
             store, runRecords, connectorSpace, pendingExports, secrets, environment, clock);
-    this.systemOperations = new SystemOperations(clock);
+    this.systemHolds = new SystemHolds(clock);
   }
 
   @Override
@@ -257,7 +258,10 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
               catalog.save(c, List.of(catalogEntry(system)));
               // Checked after the save has locked the system's row, which a clear or delete locks
               // to take its hold: a run and such a task never both go ahead.
-              systemOperations.requireAvailable(c, system.id(), profile.name());
+              Optional<String> held = systemHolds.refusal(c, system.id(), profile.name());
+              if (held.isPresent()) {
+                throw SystemOperations.busy(held.get());
+              }
               var initiator = run.initiator();
               String id =
                   runRecords.create(

@@ -5,24 +5,18 @@ import io.jimflow.store.ChangeHistory.MvoChange;
 import io.jimflow.store.ChangeType;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.CsoRow;
+import io.jimflow.store.Deprovisioning;
 import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
-import io.jimflow.store.PendingExportRow;
 import io.jimflow.store.PendingExports;
-import io.jimflow.store.PendingExports.NewPendingExport;
 import io.jimflow.store.RunType;
 import io.jimflow.store.Total;
 import io.jimflow.store.Transaction;
-import io.jimflow.sync.ExportChange;
-import io.jimflow.sync.OutboundDecision;
-import io.jimflow.sync.OutboundRule;
 import io.jimflow.sync.SyncEngine;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -42,6 +36,7 @@ final class SyncRunner {
   private final Clock clock;
   private final InboundSync inbound;
   private final Provisioning provisioning;
+  private final Deprovisioning deprovisioning;
 
   SyncRunner(
       ConnectorSpace connectorSpace,
@@ -58,6 +53,7 @@ final class SyncRunner {
     this.clock = clock;
     this.inbound = new InboundSync(connectorSpace, metaverse, history, engine);
     this.provisioning = new Provisioning(connectorSpace, pendingExports, engine);
+    this.deprovisioning = new Deprovisioning(engine, metaverse, connectorSpace, pendingExports);
   }
 
   void run(RunContext run) {
@@ -106,44 +102,13 @@ final class SyncRunner {
     if (due.isEmpty()) {
       return new Checkpoint("done", 0);
     }
-    Map<String, Map<String, CsoRow>> targets = new HashMap<>();
-    for (CsoRow connector :
-        transaction.get(
-            c -> connectorSpace.findByMvoIds(c, due.stream().map(MvoRow::id).toList()))) {
-      targets
-          .computeIfAbsent(connector.mvoId(), k -> new HashMap<>())
-          .put(connector.connectedSystem(), connector);
-    }
-    List<Long> targetIds = new ArrayList<>();
-    targets.values().forEach(m -> m.values().forEach(c -> targetIds.add(c.id())));
-    Map<Long, List<PendingExportRow>> open =
-        transaction.get(c -> pendingExports.findOpenByCso(c, targetIds));
-    List<NewPendingExport> deletes = new ArrayList<>();
     List<MvoChange> changes = new ArrayList<>();
-    for (MvoRow mvo : due) {
-      for (OutboundRule rule : engine.outboundRulesFor(mvo.objectType())) {
-        CsoRow target = targets.getOrDefault(mvo.id(), Map.of()).get(rule.connectedSystem());
-        if (target == null) {
-          continue;
-        }
-        OutboundDecision decision =
-            SyncEngine.decideOutbound(
-                rule,
-                null,
-                Provisioning.targetFacts(target, open.getOrDefault(target.id(), List.of())));
-        if (decision.kind() == OutboundDecision.Kind.DEPROVISION) {
-          deletes.add(
-              new NewPendingExport(
-                  rule.connectedSystem(),
-                  target.id(),
-                  mvo.id(),
-                  ExportChange.Delete,
-                  Map.of(),
-                  false,
-                  run.runId));
-          page.change(target.anchor(), target.id(), mvo.id(), ChangeType.Deprovisioned);
-          page.delta.increment(Total.PENDING_EXPORTS);
-        }
+    for (Deprovisioning.MvoDeletion deletion :
+        transaction.get(c -> deprovisioning.delete(c, due, run.runId))) {
+      MvoRow mvo = deletion.mvo();
+      for (CsoRow target : deletion.deprovisioned()) {
+        page.change(target.anchor(), target.id(), mvo.id(), ChangeType.Deprovisioned);
+        page.delta.increment(Total.PENDING_EXPORTS);
       }
       page.change(
           mvo.attributes().getOrDefault("displayName", mvo.id()),
@@ -152,12 +117,7 @@ final class SyncRunner {
           ChangeType.Deleted);
       changes.add(new MvoChange(mvo.id(), ChangeType.Deleted, null));
     }
-    transaction.run(
-        c -> {
-          pendingExports.insert(c, deletes);
-          metaverse.delete(c, due.stream().map(MvoRow::id).toList());
-          history.recordMvoChanges(c, run.runId, changes);
-        });
+    transaction.run(c -> history.recordMvoChanges(c, run.runId, changes));
     return new Checkpoint(Checkpoint.DELETIONS, 0);
   }
 }

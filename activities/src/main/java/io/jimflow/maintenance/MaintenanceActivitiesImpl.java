@@ -1,11 +1,15 @@
 package io.jimflow.maintenance;
 
 import io.jimflow.maintenance.ExecutionStates.ExecutionState;
+import io.jimflow.maintenance.StrandedRecords.RunVerdict;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.store.ExecutionRecords;
+import io.jimflow.store.MaintenanceRuns;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunStatus;
+import io.jimflow.store.Store;
+import io.jimflow.store.SystemHolds.Hold;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
@@ -33,7 +37,8 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
   /** The failure type of a clear or delete on a worker that does not allow them. */
   public static final String DESTRUCTIVE_TASKS_DISABLED = "DestructiveMaintenanceDisabled";
 
-  private final MaintenanceStore store;
+  private final StoreMaintenance store;
+  private final Store db;
   private final MaintenanceRuns runs;
   private final SystemOperations operations;
   private final MaintenanceSettings settings;
@@ -51,7 +56,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
    *     it touches anything, however it was started
    */
   public MaintenanceActivitiesImpl(
-      MaintenanceStore store,
+      StoreMaintenance store,
       MaintenanceRuns runs,
       SystemOperations operations,
       MaintenanceSettings settings,
@@ -73,7 +78,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
    *     the activity's own worker
    */
   public MaintenanceActivitiesImpl(
-      MaintenanceStore store,
+      StoreMaintenance store,
       MaintenanceRuns runs,
       SystemOperations operations,
       MaintenanceSettings settings,
@@ -85,6 +90,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     this.runRecords = new RunRecords(clock);
     this.executionRecords = new ExecutionRecords(clock);
     this.store = store;
+    this.db = store.store();
     this.runs = runs;
     this.operations = operations;
     this.settings = settings;
@@ -102,7 +108,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     if (!resumed && !store.anyMvoDue()) {
       return new MvoDeletionResult(null, 0, 0, false);
     }
-    tx(
+    db.inTransaction(
         c ->
             runs.open(
                 c,
@@ -113,22 +119,17 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
                 request.workflowId()));
     // Counts of a lost attempt are not known here (its batches committed): the record's totals
     // cover this attempt; the change history has every deletion.
-    MaintenanceStore.MvoDeletions done =
+    StoreMaintenance.MvoDeletions done =
         store.deleteDueMvos(cap, request.runRecordId(), request.initiator(), context::heartbeat);
     Map<String, Long> totals =
         Map.of(
             "mvosDeleted", (long) done.mvosDeleted(),
             "deprovisionExports", (long) done.deprovisionExports());
-    tx(
-        c ->
-            runs.finish(
-                c,
-                request.runRecordId(),
-                "Complete",
-                done.capReached()
-                    ? "cap of " + cap + " MVOs per cycle reached; the next cycle goes on"
-                    : null,
-                totals));
+    String message =
+        done.capReached()
+            ? "cap of " + cap + " MVOs per cycle reached; the next cycle goes on"
+            : null;
+    db.inTransaction(c -> runs.finish(c, request.runRecordId(), "Complete", message, totals));
     log.info(
         "housekeeping deleted {} MVOs, {} deprovision exports",
         done.mvosDeleted(),
@@ -156,18 +157,17 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
         };
     int endedRuns = 0;
     for (RunRecord record :
-        store
-            .store()
-            .inTransaction(c -> runRecords.list(c, null, RunStatus.InProgress, SWEEP_LIMIT))) {
-      if (record.executionId() == null) {
-        continue;
-      }
-      Optional<StrandedRecords.RunVerdict> verdict =
-          StrandedRecords.forRun(record.executionId(), state.apply(record.executionId()));
+        db.inTransaction(c -> runRecords.list(c, null, RunStatus.InProgress, SWEEP_LIMIT))) {
+      String owner = record.executionId();
+      Optional<RunVerdict> verdict =
+          owner == null ? Optional.empty() : StrandedRecords.forRun(owner, state.apply(owner));
       if (verdict.isPresent()
-          && store
-              .store()
-              .inTransaction(
+          && ended(
+              "Run record",
+              record.id(),
+              verdict.get().status(),
+              verdict.get().reason(),
+              db.inTransaction(
                   c ->
                       runRecords.finish(
                           c,
@@ -176,67 +176,59 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
                           verdict.get().reason(),
                           null,
                           null,
-                          null))) {
+                          null)))) {
         endedRuns++;
-        log.warn(
-            "Run record {} finalized {}: {}",
-            record.id(),
-            verdict.get().status(),
-            verdict.get().reason());
       }
     }
     int maintenanceRuns = 0;
     for (MaintenanceRuns.MaintenanceRun run :
-        store.store().inTransaction(c -> this.runs.inProgress(c, SWEEP_LIMIT))) {
-      if (run.workflowId() == null || run.workflowId().equals(request.workflowId())) {
-        continue;
-      }
-      Optional<StrandedRecords.RunVerdict> verdict =
-          StrandedRecords.forRun(run.workflowId(), state.apply(run.workflowId()));
+        db.inTransaction(c -> runs.inProgress(c, SWEEP_LIMIT))) {
+      String owner = run.workflowId();
+      Optional<RunVerdict> verdict =
+          owner == null || owner.equals(request.workflowId())
+              ? Optional.empty()
+              : StrandedRecords.forRun(owner, state.apply(owner));
       if (verdict.isPresent()
-          && store
-              .store()
-              .inTransaction(
+          && ended(
+              "Maintenance run",
+              run.id(),
+              verdict.get().status(),
+              verdict.get().reason(),
+              db.inTransaction(
                   c ->
-                      this.runs.finish(
-                          c, run.id(), verdict.get().status(), verdict.get().reason(), Map.of()))) {
+                      runs.finish(
+                          c,
+                          run.id(),
+                          verdict.get().status(),
+                          verdict.get().reason(),
+                          Map.of())))) {
         maintenanceRuns++;
-        log.warn(
-            "Maintenance run {} finalized {}: {}",
-            run.id(),
-            verdict.get().status(),
-            verdict.get().reason());
       }
     }
     int executions = 0;
-    for (String executionId :
-        store.store().inTransaction(c -> executionRecords.inProgress(c, SWEEP_LIMIT))) {
+    for (String executionId : db.inTransaction(c -> executionRecords.inProgress(c, SWEEP_LIMIT))) {
       Optional<StrandedRecords.ExecutionVerdict> verdict =
           StrandedRecords.forExecution(executionId, state.apply(executionId));
       if (verdict.isPresent()
-          && store
-              .store()
-              .inTransaction(
+          && ended(
+              "Execution record",
+              executionId,
+              verdict.get().status(),
+              verdict.get().reason(),
+              db.inTransaction(
                   c ->
                       executionRecords.finish(
-                          c, executionId, verdict.get().status(), verdict.get().reason()))) {
+                          c, executionId, verdict.get().status(), verdict.get().reason())))) {
         executions++;
-        log.warn(
-            "Execution record {} finalized {}: {}",
-            executionId,
-            verdict.get().status(),
-            verdict.get().reason());
       }
     }
     int holds = 0;
-    for (SystemOperations.Hold hold : store.store().inTransaction(operations::all)) {
+    for (Hold hold : operations.all()) {
       if (hold.workflowId().equals(request.workflowId())
           || StrandedRecords.forRun(hold.workflowId(), state.apply(hold.workflowId())).isEmpty()) {
         continue;
       }
-      if (store
-          .store()
-          .inTransaction(c -> operations.release(c, hold.connectedSystem(), hold.workflowId()))) {
+      if (operations.release(hold.connectedSystem(), hold.workflowId())) {
         holds++;
         log.warn(
             "Connected system {} released: the workflow {} holding it has ended",
@@ -254,7 +246,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     Instant cutoff = policy.cutoff(request.kind(), request.asOf());
     ActivityExecutionContext context = Activity.getExecutionContext();
     long before = context.getHeartbeatDetails(Long.class).orElse(0L);
-    MaintenanceStore.Purged purged =
+    StoreMaintenance.Purged purged =
         store.purge(request.kind(), cutoff, plan, soFar -> context.heartbeat(before + soFar));
     return new PurgeResult(
         request.kind(), cutoff, before + purged.deleted(), purged.itemsDeleted(), purged.batches());
@@ -262,7 +254,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
 
   @Override
   public void openRun(OpenRunRequest request) {
-    tx(
+    db.inTransaction(
         c ->
             runs.open(
                 c,
@@ -275,7 +267,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
 
   @Override
   public void finishRun(FinishRunRequest request) {
-    tx(
+    db.inTransaction(
         c ->
             runs.finish(
                 c, request.runRecordId(), request.status(), request.message(), request.totals()));
@@ -298,20 +290,12 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
           "unknown connected system '" + system + "': neither configured nor in the store",
           UNKNOWN_SYSTEM);
     }
-    store
-        .store()
-        .inTransaction(
-            c -> {
-              operations.hold(c, system, request.operation(), request.workflowId());
-              return null;
-            });
+    operations.hold(system, request.operation(), request.workflowId());
   }
 
   @Override
   public void endSystemOperation(SystemOperationRequest request) {
-    store
-        .store()
-        .inTransaction(c -> operations.release(c, request.connectedSystem(), request.workflowId()));
+    operations.release(request.connectedSystem(), request.workflowId());
   }
 
   @Override
@@ -334,20 +318,13 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     return store.deleteSystem(request.connectedSystem(), context::heartbeat);
   }
 
-  private void tx(SqlStep step) {
-    store
-        .store()
-        .inTransaction(
-            c -> {
-              step.run(c);
-              return null;
-            });
-  }
-
-  /** One statement group run with the transaction's connection (passed in by {@link #tx}). */
-  @FunctionalInterface
-  private interface SqlStep {
-    void run(java.sql.Connection connection) throws java.sql.SQLException;
+  /** Logs a stranded record that this sweep ended; returns whether it did. */
+  private static boolean ended(
+      String what, String id, Object status, String reason, boolean endedNow) {
+    if (endedNow) {
+      log.warn("{} {} finalized {}: {}", what, id, status, reason);
+    }
+    return endedNow;
   }
 
   private static <T> T badInput(java.util.function.Supplier<T> check) {

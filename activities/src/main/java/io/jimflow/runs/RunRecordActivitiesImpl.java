@@ -7,9 +7,8 @@ import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunStatus;
 import io.jimflow.store.Store;
 import io.temporal.failure.ApplicationFailure;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -34,12 +33,12 @@ public final class RunRecordActivitiesImpl implements RunRecordActivities {
         c ->
             switch (question.kind()) {
               case List -> {
-                List<RunRecordView> records =
-                    runRecords
-                        .list(c, question.connectedSystem(), status(question.status()), limit)
-                        .stream()
-                        .map(r -> view(c, r))
-                        .toList();
+                List<RunRecordView> records = new ArrayList<>();
+                for (RunRecord r :
+                    runRecords.list(
+                        c, question.connectedSystem(), status(question.status()), limit)) {
+                  records.add(view(r, runRecords.countItems(c, r.id())));
+                }
                 yield new RunRecordsAnswer(records, List.of());
               }
               case Show, Items -> {
@@ -61,7 +60,9 @@ public final class RunRecordActivitiesImpl implements RunRecordActivities {
                                     i.item().errorType(),
                                     i.item().errorMessage()))
                         .toList();
-                yield new RunRecordsAnswer(List.of(view(c, record.get())), items);
+                yield new RunRecordsAnswer(
+                    List.of(view(record.get(), runRecords.countItems(c, record.get().id()))),
+                    items);
               }
               case Executions ->
                   new RunRecordsAnswer(
@@ -113,13 +114,7 @@ public final class RunRecordActivitiesImpl implements RunRecordActivities {
                     "InvalidRunRecordsQuestion"));
   }
 
-  private RunRecordView view(Connection c, RunRecord r) {
-    long itemCount;
-    try {
-      itemCount = runRecords.countItems(c, r.id());
-    } catch (SQLException e) {
-      throw new IllegalStateException("counting run items of " + r.id() + " failed", e);
-    }
+  private static RunRecordView view(RunRecord r, long itemCount) {
     return new RunRecordView(
         r.id(),
         r.connectedSystem(),

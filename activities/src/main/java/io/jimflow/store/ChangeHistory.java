@@ -1,5 +1,6 @@
 package io.jimflow.store;
 
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -93,17 +94,82 @@ public final class ChangeHistory {
     }
   }
 
-  /** Removes history older than the cutoff; returns how many entries went. */
-  public int deleteOlderThan(Connection connection, Instant cutoff) throws SQLException {
-    int deleted = 0;
-    for (String table : List.of("cso_change", "mvo_change")) {
-      try (PreparedStatement statement =
-          connection.prepareStatement("delete from " + table + " where changed_at < ?")) {
-        Sql.setInstant(statement, 1, cutoff);
-        deleted += statement.executeUpdate();
-      }
+  /** Whose change history: the CSOs' or the MVOs'. */
+  public enum Subject {
+    CSO("cso_change"),
+    MVO("mvo_change");
+
+    private final String table;
+
+    Subject(String table) {
+      this.table = table;
     }
-    return deleted;
+  }
+
+  /**
+   * Deletes the oldest entries written before the cutoff, at most {@code limit}: one batch of the
+   * history retention.
+   *
+   * @return how many entries went
+   */
+  public int purgeBefore(Connection connection, Subject subject, Instant cutoff, int limit)
+      throws SQLException {
+    return Sql.deleteBatch(
+        connection,
+        subject.table,
+        "where changed_at < ? order by id",
+        limit,
+        s -> Sql.setInstant(s, 1, cutoff));
+  }
+
+  /**
+   * Deletes at most {@code limit} of the change entries of a connected system's objects.
+   *
+   * @return how many entries went
+   */
+  public int purgeForSystem(Connection connection, String connectedSystem, int limit)
+      throws SQLException {
+    return Sql.deleteBatch(
+        connection,
+        "cso_change",
+        "where connected_system_id = ? order by id",
+        limit,
+        s -> s.setString(1, connectedSystem));
+  }
+
+  /**
+   * Records the deletion of MVOs, each naming who initiated it ({@code fallback} for those not in
+   * {@code initiators}).
+   */
+  public void recordMvoDeletions(
+      Connection connection,
+      String runId,
+      List<MvoRow> deleted,
+      Map<String, Initiator> initiators,
+      Initiator fallback)
+      throws SQLException {
+    if (deleted.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "insert into mvo_change (mvo_id, change_type, attributes, run_record_id, changed_at,"
+                + " initiator_type, initiator_id, initiator_name) values (?,?,?,?,?,?,?,?)")) {
+      for (MvoRow mvo : deleted) {
+        Initiator initiator = initiators.getOrDefault(mvo.id(), fallback);
+        statement.setString(1, mvo.id());
+        statement.setString(2, ChangeType.Deleted.name());
+        statement.setString(3, null);
+        statement.setString(4, runId);
+        Sql.setInstant(statement, 5, now);
+        statement.setString(6, initiator == null ? null : initiator.type().name());
+        statement.setString(7, initiator == null ? null : initiator.id());
+        statement.setString(8, initiator == null ? null : initiator.name());
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
   }
 
   private static List<ChangeType> changeTypes(Connection connection, String sql, long id)

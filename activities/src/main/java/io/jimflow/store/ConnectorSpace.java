@@ -308,6 +308,48 @@ public final class ConnectorSpace {
     batchById(connection, "delete from cso where id = ?", ids);
   }
 
+  /** What one page of deleting a connected system's objects removed. */
+  public record SystemObjectsDeleted(int csos, int pendingExports) {}
+
+  /**
+   * Deletes at most {@code limit} of a connected system's CSOs with their pending exports: one page
+   * of clearing the system.
+   */
+  public SystemObjectsDeleted deleteForSystem(Connection connection, String system, int limit)
+      throws SQLException {
+    List<Long> ids =
+        Sql.column(
+            connection,
+            "select id from cso where connected_system_id = ? order by id limit " + limit,
+            Long.class,
+            s -> s.setString(1, system));
+    int exports = Sql.deleteIn(connection, "pending_export", "cso_id", ids);
+    return new SystemObjectsDeleted(Sql.deleteIn(connection, "cso", "id", ids), exports);
+  }
+
+  /** A CSO joined to an MVO. */
+  public record Join(long csoId, String mvoId) {}
+
+  /** A connected system's joined CSOs with ids after {@code afterId}, at most {@code limit}. */
+  public List<Join> joinsAfter(Connection connection, String system, long afterId, int limit)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select id, mvo_id from cso where connected_system_id = ? and id > ?"
+                + " and mvo_id is not null order by id limit "
+                + limit)) {
+      statement.setString(1, system);
+      statement.setLong(2, afterId);
+      try (ResultSet rows = statement.executeQuery()) {
+        List<Join> joins = new ArrayList<>();
+        while (rows.next()) {
+          joins.add(new Join(rows.getLong(1), rows.getString(2)));
+        }
+        return joins;
+      }
+    }
+  }
+
   public long count(Connection connection, String system) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement("select count(*) from cso where connected_system_id = ?")) {

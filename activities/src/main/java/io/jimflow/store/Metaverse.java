@@ -1,5 +1,7 @@
 package io.jimflow.store;
 
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -154,6 +156,83 @@ public final class Metaverse {
       }
       statement.executeBatch();
     }
+  }
+
+  /**
+   * Gives an MVO its deletion date and remembers who asked and why, so that the change history of
+   * its eventual deletion names them.
+   */
+  public void markForDeletion(
+      Connection connection, String mvoId, Instant eligible, Initiator initiator, String reason)
+      throws SQLException {
+    Instant now = clock.instant();
+    Sql.update(
+        connection,
+        "update mvo set deletion_eligible_at = ?, updated_at = ? where id = ?",
+        s -> {
+          Sql.setInstant(s, 1, eligible);
+          Sql.setInstant(s, 2, now);
+          s.setString(3, mvoId);
+        });
+    Sql.deleteIn(connection, "mvo_deletion_initiator", "mvo_id", List.of(mvoId));
+    Sql.update(
+        connection,
+        "insert into mvo_deletion_initiator (mvo_id, eligible_at, initiator_type, initiator_id,"
+            + " initiator_name, reason) values (?,?,?,?,?,?)",
+        s -> {
+          s.setString(1, mvoId);
+          Sql.setInstant(s, 2, eligible);
+          s.setString(3, initiator == null ? null : initiator.type().name());
+          s.setString(4, initiator == null ? null : initiator.id());
+          s.setString(5, initiator == null ? null : initiator.name());
+          s.setString(6, reason);
+        });
+  }
+
+  /**
+   * Who initiated each MVO's deletion: the one recorded by {@link #markForDeletion} (while its
+   * deletion date is still the one marked), else the initiator of the run that last changed it;
+   * absent when neither is known. Read before the MVOs are deleted.
+   */
+  public Map<String, Initiator> deletionInitiators(Connection connection, List<MvoRow> due)
+      throws SQLException {
+    Map<String, Initiator> found = new HashMap<>();
+    for (MvoRow mvo : due) {
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "select eligible_at, initiator_type, initiator_id, initiator_name"
+                  + " from mvo_deletion_initiator where mvo_id = ?")) {
+        statement.setString(1, mvo.id());
+        try (ResultSet rows = statement.executeQuery()) {
+          if (rows.next()
+              && mvo.deletionEligibleAt().equals(Sql.getInstant(rows, "eligible_at"))
+              && rows.getString("initiator_type") != null) {
+            found.put(mvo.id(), initiator(rows));
+            continue;
+          }
+        }
+      }
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "select r.initiator_type, r.initiator_id, r.initiator_name from mvo_change h"
+                  + " join run_record r on r.id = h.run_record_id where h.mvo_id = ?"
+                  + " and r.initiator_type is not null order by h.id desc limit 1")) {
+        statement.setString(1, mvo.id());
+        try (ResultSet rows = statement.executeQuery()) {
+          if (rows.next()) {
+            found.put(mvo.id(), initiator(rows));
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  private static Initiator initiator(ResultSet rows) throws SQLException {
+    return new Initiator(
+        InitiatorType.valueOf(rows.getString("initiator_type")),
+        rows.getString("initiator_id"),
+        rows.getString("initiator_name"));
   }
 
   public long count(Connection connection, String objectType) throws SQLException {

@@ -1,6 +1,7 @@
 package io.jimflow.store;
 
 import io.jimflow.sync.ExportChange;
+import io.jimflow.sync.TargetFacts;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -200,5 +201,23 @@ public final class PendingExports {
       }
       return result;
     }
+  }
+
+  /**
+   * What a target object has, and what its outstanding exports (oldest first) will give it: the
+   * facts an outbound rule decides on.
+   */
+  public static TargetFacts targetFacts(CsoRow target, List<PendingExportRow> outstanding) {
+    Map<String, String> pending = new HashMap<>();
+    boolean deleting = false;
+    for (PendingExportRow export : outstanding) {
+      if (export.change() == ExportChange.Delete) {
+        deleting = true;
+      } else {
+        deleting = false;
+        pending.putAll(export.attributes());
+      }
+    }
+    return new TargetFacts(target.attributes(), pending, deleting);
   }
 }

@@ -1,5 +1,6 @@
 package io.jimflow.store;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -7,6 +8,8 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 
@@ -72,5 +75,72 @@ final class Sql {
       chunks.add(values.subList(from, Math.min(values.size(), from + IN_CHUNK)));
     }
     return chunks;
+  }
+
+  /** The first column of every row a query returns; {@code binder} sets its parameters. */
+  static <T> List<T> column(Connection connection, String sql, Class<T> type, Binder binder)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      try (ResultSet rows = statement.executeQuery()) {
+        List<T> values = new ArrayList<>();
+        while (rows.next()) {
+          // Object: whatever the driver maps the column to (ids handed back to deleteIn as they
+          // are).
+          values.add(type == Object.class ? type.cast(rows.getObject(1)) : rows.getObject(1, type));
+        }
+        return values;
+      }
+    }
+  }
+
+  /** {@code delete from table where column in (ids)}; returns how many rows went. */
+  static int deleteIn(Connection connection, String table, String column, Collection<?> ids)
+      throws SQLException {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "delete from "
+                + table
+                + " where "
+                + column
+                + " in ("
+                + placeholders(ids.size())
+                + ")")) {
+      int i = 1;
+      for (Object id : ids) {
+        statement.setObject(i++, id);
+      }
+      return statement.executeUpdate();
+    }
+  }
+
+  /** Runs an insert, update or delete; returns how many rows it changed. */
+  static int update(Connection connection, String sql, Binder binder) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      return statement.executeUpdate();
+    }
+  }
+
+  /**
+   * Deletes the first {@code limit} rows of a table that a filter selects, in the filter's order:
+   * one short batch of a longer purge.
+   *
+   * @param filter the where and order by clauses, e.g. {@code where changed_at < ? order by id}
+   */
+  static int deleteBatch(
+      Connection connection, String table, String filter, int limit, Binder binder)
+      throws SQLException {
+    String select = "select id from " + table + " " + filter + " limit " + Math.max(1, limit);
+    return deleteIn(connection, table, "id", column(connection, select, Object.class, binder));
+  }
+
+  /** Sets a statement's parameters. */
+  @FunctionalInterface
+  interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
   }
 }

@@ -65,4 +65,23 @@ public final class SystemCatalog {
       }
     }
   }
+
+  /** Whether the store knows the system (it ran at least once, or was saved here). */
+  public boolean exists(Connection connection, String id) throws SQLException {
+    return !Sql.column(
+            connection,
+            "select id from connected_system where id = ?",
+            String.class,
+            s -> s.setString(1, id))
+        .isEmpty();
+  }
+
+  /** Deletes a system's catalog entry and its run profiles. */
+  public void delete(Connection connection, String id) throws SQLException {
+    Sql.update(
+        connection,
+        "delete from run_profile where connected_system_id = ?",
+        s -> s.setString(1, id));
+    Sql.update(connection, "delete from connected_system where id = ?", s -> s.setString(1, id));
+  }
 }

@@ -344,11 +344,7 @@ class RunProfileExecutorImplTest {
   void aRunOnASystemBeingClearedFailsWithoutOpeningARunRecord() throws IOException {
     hrFile("");
     execute("HR System", "Full Import");
-    store.inTransaction(
-        c -> {
-          new SystemOperations(clock).hold(c, "hr", SystemOperation.Clearing, "wf-clear-hr");
-          return null;
-        });
+    new SystemOperations(store, clock).hold("hr", SystemOperation.Clearing, "wf-clear-hr");
     long recordsBefore =
         store.inTransaction(c -> new RunRecords(clock).list(c, null, null, 100).size());
 
@@ -360,6 +356,27 @@ class RunProfileExecutorImplTest {
     long recordsAfter =
         store.inTransaction(c -> new RunRecords(clock).list(c, null, null, 100).size());
     assertThat(recordsAfter).isEqualTo(recordsBefore);
+  }
+
+  @Test
+  void aRunProfileOfASystemBeingClearedFailsWithAClearMessageAndRunsOnceItIsActive()
+      throws IOException {
+    hrFile(person(1, "R&D", "Employee", "Active"));
+    SystemOperations operations = new SystemOperations(store, clock);
+    // The step names the system by its name; the hold is on its id.
+    RunProfileRun run = run("HR System", "Full Import");
+    operations.hold("hr", SystemOperation.Clearing, "jimflow-system-hr");
+
+    assertThatThrownBy(() -> executor.execute(run, new RecordingProgress()))
+        .isInstanceOf(ApplicationFailure.class)
+        .hasMessageContaining("connected system 'hr' is being cleared (workflow jimflow-system-hr")
+        .satisfies(e -> assertThat(((ApplicationFailure) e).isNonRetryable()).isTrue());
+    assertThat(count("select count(*) from run_record")).isZero();
+
+    operations.release("hr", "jimflow-system-hr");
+    RunProfileOutcome outcome = executor.execute(run, new RecordingProgress());
+    assertThat(outcome.status()).isEqualTo(StepStatus.Complete);
+    assertThat(count("select count(*) from run_record")).isOne();
   }
 
   @Test

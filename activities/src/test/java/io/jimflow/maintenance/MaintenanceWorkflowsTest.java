@@ -7,7 +7,6 @@ import io.jimflow.common.TaskQueues;
 import io.jimflow.maintenance.ExecutionStates.ExecutionState;
 import io.jimflow.maintenance.MaintenanceActivities.MvoDeletionResult;
 import io.jimflow.maintenance.MaintenanceActivities.SweepResult;
-import io.jimflow.maintenance.MaintenanceRuns.MaintenanceRun;
 import io.jimflow.resource.ResourceActivitiesImpl;
 import io.jimflow.resource.ResourceLockWorkflow;
 import io.jimflow.resource.ResourceLockWorkflowImpl;
@@ -17,13 +16,14 @@ import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
-import io.jimflow.schedule.StepStatus;
 import io.jimflow.steps.AbandonedRun;
 import io.jimflow.steps.RunProfileExecutor;
 import io.jimflow.steps.RunProfileOutcome;
 import io.jimflow.steps.RunProfileRun;
 import io.jimflow.steps.StepProgress;
 import io.jimflow.store.ExecutionRecords;
+import io.jimflow.store.MaintenanceRuns;
+import io.jimflow.store.MaintenanceRuns.MaintenanceRun;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunStatus;
@@ -49,7 +49,6 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,7 +78,7 @@ class MaintenanceWorkflowsTest {
     clock = new SettableClock(T);
     data = new MaintenanceData(store, clock);
     runs = new MaintenanceRuns(clock);
-    operations = new SystemOperations(clock);
+    operations = new SystemOperations(store, clock);
   }
 
   @AfterEach
@@ -94,7 +93,7 @@ class MaintenanceWorkflowsTest {
 
   private MaintenanceActivitiesImpl activities(boolean destructiveTasksEnabled) {
     return new MaintenanceActivitiesImpl(
-        new MaintenanceStore(store, MaintenanceData.ENGINE, clock),
+        new StoreMaintenance(store, MaintenanceData.ENGINE, clock),
         runs,
         operations,
         new MaintenanceSettings(50, null, 1000),
@@ -104,7 +103,7 @@ class MaintenanceWorkflowsTest {
 
   private MaintenanceActivitiesImpl activities(ExecutionStates temporal) {
     return new MaintenanceActivitiesImpl(
-        new MaintenanceStore(store, MaintenanceData.ENGINE, clock),
+        new StoreMaintenance(store, MaintenanceData.ENGINE, clock),
         runs,
         operations,
         new MaintenanceSettings(50, null, 1000),
@@ -214,11 +213,7 @@ class MaintenanceWorkflowsTest {
     data.joinedCso("hr", "1", null);
     data.joinedCso("directory", "1", null);
     // A clear that was terminated before these runs: its hold stayed too.
-    store.inTransaction(
-        c -> {
-          operations.hold(c, "hr", SystemOperation.Clearing, "clear-terminated");
-          return null;
-        });
+    operations.hold("hr", SystemOperation.Clearing, "clear-terminated");
     String terminated = data.inProgressRunOf("hr", "terminated");
     String timedOut = data.inProgressRunOf("hr", "timed-out");
     String unknown = data.inProgressRunOf("hr", "gone");
@@ -332,7 +327,7 @@ class MaintenanceWorkflowsTest {
         .rootCause()
         .hasMessageContaining("DeleteConnectedSystem of connected system 'hr' failed: disk full")
         .hasMessageContaining("Active again");
-    SystemOperation afterFailure = store.inTransaction(c -> operations.status(c, "hr"));
+    SystemOperation afterFailure = operations.status("hr");
     assertThat(afterFailure).isEqualTo(SystemOperation.Active);
     assertThat(records(MaintenanceKind.DeleteConnectedSystem))
         .singleElement()
@@ -401,44 +396,6 @@ class MaintenanceWorkflowsTest {
   }
 
   @Test
-  void aRunProfileOfASystemBeingClearedFailsWithAClearMessageAndRunsOnceItIsActive() {
-    AtomicInteger ran = new AtomicInteger();
-    RunProfileExecutor real =
-        new RunProfileExecutor() {
-          @Override
-          public RunProfileOutcome execute(RunProfileRun run, StepProgress progress) {
-            ran.incrementAndGet();
-            return new RunProfileOutcome(StepStatus.Complete, null, Map.of(), "r");
-          }
-
-          @Override
-          public Optional<String> abandon(AbandonedRun abandoned) {
-            return Optional.empty();
-          }
-        };
-    UnaryOperator<String> byName = name -> name.equals("HR") ? "hr" : name;
-    GuardedRunProfileExecutor guarded =
-        new GuardedRunProfileExecutor(real, store, operations, byName);
-    RunProfileRun run =
-        new RunProfileRun("HR", "Full Import", "exec", "nightly", 0, "Import HR", null, 1);
-    store.inTransaction(
-        c -> {
-          operations.hold(c, "hr", SystemOperation.Clearing, "jimflow-system-hr");
-          return null;
-        });
-
-    assertThatThrownBy(() -> guarded.execute(run, null))
-        .isInstanceOf(ApplicationFailure.class)
-        .hasMessageContaining("connected system 'hr' is being cleared (workflow jimflow-system-hr")
-        .satisfies(e -> assertThat(((ApplicationFailure) e).isNonRetryable()).isTrue());
-    assertThat(ran).hasValue(0);
-
-    store.inTransaction(c -> operations.release(c, "hr", "jimflow-system-hr"));
-    guarded.execute(run, null);
-    assertThat(ran).hasValue(1);
-  }
-
-  @Test
   void cancellingAClearReleasesTheSystemAndEndsItsRunRecordCancelled() throws Exception {
     MaintenanceActivitiesImpl real = activities();
     CountDownLatch clearing = new CountDownLatch(1);
@@ -462,7 +419,7 @@ class MaintenanceWorkflowsTest {
     ClearConnectedSystemWorkflow clear = stub(ClearConnectedSystemWorkflow.class, "clear-hr");
     WorkflowClient.start(clear::run, new SystemMaintenanceInput("hr", false, ADA));
     assertThat(clearing.await(30, TimeUnit.SECONDS)).isTrue();
-    SystemOperation during = store.inTransaction(c -> operations.status(c, "hr"));
+    SystemOperation during = operations.status("hr");
     ResourceLockWorkflow lock =
         client.newWorkflowStub(ResourceLockWorkflow.class, Resources.lockWorkflowId("hr"));
     assertThat(lock.state().holder().holderId())
@@ -474,7 +431,7 @@ class MaintenanceWorkflowsTest {
     assertThatThrownBy(() -> WorkflowStub.fromTyped(clear).getResult(SystemMaintenanceResult.class))
         .isInstanceOf(WorkflowFailedException.class)
         .hasCauseInstanceOf(CanceledFailure.class);
-    SystemOperation after = store.inTransaction(c -> operations.status(c, "hr"));
+    SystemOperation after = operations.status("hr");
     assertThat(during).isEqualTo(SystemOperation.Clearing);
     assertThat(after).isEqualTo(SystemOperation.Active);
     assertThat(records(MaintenanceKind.ClearConnectedSystem))

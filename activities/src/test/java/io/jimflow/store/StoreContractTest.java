@@ -7,6 +7,8 @@ import io.jimflow.store.ConnectorSpace.CsoUpdate;
 import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.PendingExports.NewPendingExport;
 import io.jimflow.sync.ExportChange;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -408,10 +410,17 @@ abstract class StoreContractTest {
     assertThat(csoChanges).containsExactly(ChangeType.Added);
     assertThat(mvoChanges).containsExactly(ChangeType.Projected);
 
-    int notYet = store().inTransaction(c -> history.deleteOlderThan(c, CLOCK.instant()));
+    int notYet = store().inTransaction(c -> purgeBefore(history, c, CLOCK.instant()));
     int expired =
-        store().inTransaction(c -> history.deleteOlderThan(c, CLOCK.instant().plusSeconds(1)));
+        store().inTransaction(c -> purgeBefore(history, c, CLOCK.instant().plusSeconds(1)));
     assertThat(notYet).isZero();
     assertThat(expired).isEqualTo(2);
+  }
+
+  /** Both histories' entries written before the cutoff, in one batch each. */
+  private static int purgeBefore(ChangeHistory history, Connection c, Instant cutoff)
+      throws SQLException {
+    return history.purgeBefore(c, ChangeHistory.Subject.CSO, cutoff, 100)
+        + history.purgeBefore(c, ChangeHistory.Subject.MVO, cutoff, 100);
   }
 }

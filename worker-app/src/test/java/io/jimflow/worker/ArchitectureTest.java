@@ -124,18 +124,13 @@ class ArchitectureTest {
 
   /**
    * The store owns its tables: only its repositories (and the worker's wiring of its data source)
-   * speak JDBC. Everyone else hands a store transaction on to them. Maintenance and the run-record
-   * reads still hold SQL of their own.
+   * speak JDBC. Everyone else hands a store transaction on to them.
    */
   @Test
   void onlyTheStoreTouchesJdbc() {
     noClasses()
         .that()
-        .resideOutsideOfPackages(
-            "io.jimflow.store..",
-            "io.jimflow.worker.store..",
-            "io.jimflow.maintenance..",
-            "io.jimflow.runs..")
+        .resideOutsideOfPackages("io.jimflow.store..", "io.jimflow.worker.store..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("java.sql..", "javax.sql..")

@@ -1,8 +1,9 @@
-package io.jimflow.maintenance;
+package io.jimflow.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jimflow.maintenance.MaintenanceKind;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -70,8 +71,8 @@ public final class MaintenanceRuns {
       statement.setString(7, initiator == null ? null : initiator.name());
       statement.setString(8, workflowId);
       statement.setString(9, "{}");
-      Jdbc.setInstant(statement, 10, now);
-      Jdbc.setInstant(statement, 11, now);
+      Sql.setInstant(statement, 10, now);
+      Sql.setInstant(statement, 11, now);
       statement.executeUpdate();
     }
     return true;
@@ -82,7 +83,7 @@ public final class MaintenanceRuns {
       Connection connection, String id, String status, String message, Map<String, Long> totals)
       throws SQLException {
     Instant now = clock.instant();
-    return Jdbc.update(
+    return Sql.update(
             connection,
             "update maintenance_run set status = ?, message = ?, totals = ?, updated_at = ?,"
                 + " ended_at = ? where id = ? and status = 'InProgress'",
@@ -94,8 +95,8 @@ public final class MaintenanceRuns {
                       ? message
                       : message.substring(0, 4000));
               s.setString(3, write(totals));
-              Jdbc.setInstant(s, 4, now);
-              Jdbc.setInstant(s, 5, now);
+              Sql.setInstant(s, 4, now);
+              Sql.setInstant(s, 5, now);
               s.setString(6, id);
             })
         == 1;
@@ -158,8 +159,8 @@ public final class MaintenanceRuns {
                 initiator,
                 rows.getString("workflow_id"),
                 readTotals(rows.getString("totals")),
-                Jdbc.getInstant(rows, "created_at"),
-                Jdbc.getInstant(rows, "ended_at")));
+                Sql.getInstant(rows, "created_at"),
+                Sql.getInstant(rows, "ended_at")));
       }
       return runs;
     }

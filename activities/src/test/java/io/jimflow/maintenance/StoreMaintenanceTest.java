@@ -6,17 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.store.Store;
+import io.jimflow.store.SystemHolds;
 import io.jimflow.store.TestStores;
 import io.jimflow.testing.SettableClock;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class MaintenanceStoreTest {
+class StoreMaintenanceTest {
 
   private static final Instant T = Instant.parse("2026-06-01T12:00:00Z");
   private static final Initiator HOUSEKEEPING =
@@ -26,7 +28,7 @@ class MaintenanceStoreTest {
   private Store store;
   private SettableClock clock;
   private MaintenanceData data;
-  private MaintenanceStore maintenance;
+  private StoreMaintenance maintenance;
   private SystemOperations operations;
 
   @BeforeEach
@@ -34,8 +36,8 @@ class MaintenanceStoreTest {
     store = TestStores.h2();
     clock = new SettableClock(T);
     data = new MaintenanceData(store, clock);
-    maintenance = new MaintenanceStore(store, MaintenanceData.ENGINE, clock);
-    operations = new SystemOperations(clock);
+    maintenance = new StoreMaintenance(store, MaintenanceData.ENGINE, clock);
+    operations = new SystemOperations(store, clock);
   }
 
   @AfterEach
@@ -49,8 +51,8 @@ class MaintenanceStoreTest {
     String dueNow = data.person("2", T);
     String overdue = data.person("3", T.minusMillis(1));
 
-    MaintenanceStore.MvoDeletions done =
-        maintenance.deleteDueMvos(50, "run-1", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
+    StoreMaintenance.MvoDeletions done =
+        maintenance.deleteDueMvos(50, "run-1", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
 
     assertThat(done.mvosDeleted()).isEqualTo(2);
     assertThat(data.strings("select id from mvo")).containsExactly(kept);
@@ -60,7 +62,7 @@ class MaintenanceStoreTest {
     clock.advance(Duration.ofMillis(1));
     assertThat(
             maintenance
-                .deleteDueMvos(50, "run-2", HOUSEKEEPING, MaintenanceStore.Progress.NONE)
+                .deleteDueMvos(50, "run-2", HOUSEKEEPING, StoreMaintenance.Progress.NONE)
                 .mvosDeleted())
         .isEqualTo(1);
     assertThat(data.count("select count(*) from mvo")).isZero();
@@ -72,12 +74,12 @@ class MaintenanceStoreTest {
       data.person("p" + i, T.minus(Duration.ofDays(1)));
     }
 
-    MaintenanceStore.MvoDeletions first =
-        maintenance.deleteDueMvos(50, "run-1", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
-    MaintenanceStore.MvoDeletions second =
-        maintenance.deleteDueMvos(50, "run-2", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
-    MaintenanceStore.MvoDeletions third =
-        maintenance.deleteDueMvos(50, "run-3", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
+    StoreMaintenance.MvoDeletions first =
+        maintenance.deleteDueMvos(50, "run-1", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
+    StoreMaintenance.MvoDeletions second =
+        maintenance.deleteDueMvos(50, "run-2", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
+    StoreMaintenance.MvoDeletions third =
+        maintenance.deleteDueMvos(50, "run-3", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
 
     assertThat(first.mvosDeleted()).isEqualTo(50);
     assertThat(first.capReached()).isTrue();
@@ -93,20 +95,16 @@ class MaintenanceStoreTest {
     data.joinedCso("hr", "42", mvo);
     long target = data.joinedCso("directory", "42", mvo);
 
-    store.inTransaction(
-        c -> {
-          operations.hold(c, "hr", SystemOperation.Deleting, "wf-delete-hr");
-          return null;
-        });
+    operations.hold("hr", SystemOperation.Deleting, "wf-delete-hr");
     Map<String, Long> marked =
-        maintenance.markOrphanedMvos("hr", ADA, MaintenanceStore.Progress.NONE);
-    maintenance.deleteSystem("hr", MaintenanceStore.Progress.NONE);
+        maintenance.markOrphanedMvos("hr", ADA, StoreMaintenance.Progress.NONE);
+    maintenance.deleteSystem("hr", StoreMaintenance.Progress.NONE);
     assertThat(marked).containsEntry("mvosMarkedForDeletion", 1L);
     assertThat(maintenance.deletionEligibleAt(mvo)).contains(T.plus(MaintenanceData.GRACE));
 
     clock.set(T.plus(MaintenanceData.GRACE));
-    MaintenanceStore.MvoDeletions done =
-        maintenance.deleteDueMvos(50, "run-9", HOUSEKEEPING, MaintenanceStore.Progress.NONE);
+    StoreMaintenance.MvoDeletions done =
+        maintenance.deleteDueMvos(50, "run-9", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
 
     assertThat(done.deprovisionExports()).isEqualTo(1);
     assertThat(
@@ -130,7 +128,7 @@ class MaintenanceStoreTest {
     data.joinedCso("directory", "2", directoryOnly);
 
     Map<String, Long> marked =
-        maintenance.markOrphanedMvos("directory", ADA, MaintenanceStore.Progress.NONE);
+        maintenance.markOrphanedMvos("directory", ADA, StoreMaintenance.Progress.NONE);
 
     assertThat(marked).containsEntry("mvosMarkedForDeletion", 1L);
     assertThat(maintenance.deletionEligibleAt(orphan)).isEmpty();
@@ -147,9 +145,9 @@ class MaintenanceStoreTest {
     data.csoChangeAt(cutoff, cso, "hr");
     data.csoChangeAt(cutoff.plusMillis(1), cso, "hr");
 
-    MaintenanceStore.Purged purged =
+    StoreMaintenance.Purged purged =
         maintenance.purge(
-            HistoryKind.CsoChanges, cutoff, new BatchPlan(1), MaintenanceStore.Progress.NONE);
+            HistoryKind.CsoChanges, cutoff, new BatchPlan(1), StoreMaintenance.Progress.NONE);
 
     assertThat(purged.deleted()).isEqualTo(2);
     assertThat(purged.batches()).isEqualTo(3);
@@ -163,9 +161,9 @@ class MaintenanceStoreTest {
     String recent = data.endedRunAt(cutoff, 3);
     String running = data.inProgressRun();
 
-    MaintenanceStore.Purged purged =
+    StoreMaintenance.Purged purged =
         maintenance.purge(
-            HistoryKind.RunRecords, cutoff, new BatchPlan(2), MaintenanceStore.Progress.NONE);
+            HistoryKind.RunRecords, cutoff, new BatchPlan(2), StoreMaintenance.Progress.NONE);
 
     assertThat(purged.deleted()).isEqualTo(1);
     assertThat(purged.itemsDeleted()).isEqualTo(5);
@@ -185,11 +183,11 @@ class MaintenanceStoreTest {
       data.csoChangeAt(T, cso, "hr");
     }
 
-    Map<String, Long> first = maintenance.clearObjects("hr", false, MaintenanceStore.Progress.NONE);
+    Map<String, Long> first = maintenance.clearObjects("hr", false, StoreMaintenance.Progress.NONE);
     assertThat(first).containsEntry("csosDeleted", 3L).doesNotContainKey("csoChangesDeleted");
     assertThat(data.count("select count(*) from cso_change")).isEqualTo(3);
 
-    Map<String, Long> second = maintenance.clearObjects("hr", true, MaintenanceStore.Progress.NONE);
+    Map<String, Long> second = maintenance.clearObjects("hr", true, StoreMaintenance.Progress.NONE);
     assertThat(second).containsEntry("csosDeleted", 0L).containsEntry("csoChangesDeleted", 3L);
     assertThat(data.strings("select cast(id as varchar) from cso"))
         .containsExactly(String.valueOf(kept));
@@ -197,34 +195,23 @@ class MaintenanceStoreTest {
 
   @Test
   void aHeldSystemRefusesRunProfilesAndOtherOperationsUntilReleased() {
-    store.inTransaction(
-        c -> {
-          operations.hold(c, "hr", SystemOperation.Clearing, "wf-1");
-          operations.hold(c, "hr", SystemOperation.Clearing, "wf-1");
-          return null;
-        });
+    operations.hold("hr", SystemOperation.Clearing, "wf-1");
+    operations.hold("hr", SystemOperation.Clearing, "wf-1");
 
-    assertThatThrownBy(
-            () ->
-                store.inTransaction(
-                    c -> {
-                      operations.requireAvailable(c, "hr", "Full Import");
-                      return null;
-                    }))
+    Optional<String> refusal =
+        store.inTransaction(c -> new SystemHolds(clock).refusal(c, "hr", "Full Import"));
+    assertThat(refusal)
+        .hasValueSatisfying(
+            message ->
+                assertThat(message)
+                    .contains("connected system 'hr' is being cleared (workflow wf-1")
+                    .contains("run profile 'Full Import' cannot run"));
+    assertThatThrownBy(() -> operations.hold("hr", SystemOperation.Deleting, "wf-2"))
         .isInstanceOf(ApplicationFailure.class)
-        .hasMessageContaining("connected system 'hr' is being cleared (workflow wf-1")
-        .hasMessageContaining("run profile 'Full Import' cannot run");
-    assertThatThrownBy(
-            () ->
-                store.inTransaction(
-                    c -> {
-                      operations.hold(c, "hr", SystemOperation.Deleting, "wf-2");
-                      return null;
-                    }))
         .hasMessageContaining("is being cleared");
 
-    store.inTransaction(c -> operations.release(c, "hr", "wf-1"));
-    SystemOperation status = store.inTransaction(c -> operations.status(c, "hr"));
+    operations.release("hr", "wf-1");
+    SystemOperation status = operations.status("hr");
     assertThat(status).isEqualTo(SystemOperation.Active);
   }
 
@@ -232,16 +219,10 @@ class MaintenanceStoreTest {
   void aSystemWithARunningRunProfileCannotBeHeld() {
     data.inProgressRun();
 
-    assertThatThrownBy(
-            () ->
-                store.inTransaction(
-                    c -> {
-                      operations.hold(c, "hr", SystemOperation.Deleting, "wf-1");
-                      return null;
-                    }))
+    assertThatThrownBy(() -> operations.hold("hr", SystemOperation.Deleting, "wf-1"))
         .isInstanceOf(ApplicationFailure.class)
         .hasMessageContaining("run profile 'full-import' is running");
-    SystemOperation status = store.inTransaction(c -> operations.status(c, "hr"));
+    SystemOperation status = operations.status("hr");
     assertThat(status).isEqualTo(SystemOperation.Active);
   }
 }
