@@ -51,7 +51,12 @@ class WorkItemInterruptionTest {
     assertThat(savedStep).isPositive();
 
     h.startRunWorker();
-    WorkItemView running = h.awaitView("sd", v -> v.instance() == 2 && v.state() == Running);
+    // The view says Running when the run activity is dispatched; the handler records the run a
+    // moment later, when the activity calls it.
+    WorkItemView running =
+        h.awaitView(
+            "sd",
+            v -> v.instance() == 2 && v.state() == Running && h.handler.runsOf("sd").size() >= 2);
     assertThat(running.restartsUsed()).isZero();
     assertThat(ScriptedHandler.step(h.handler.runsOf("sd").get(1).stateAtStart()))
         .isEqualTo(savedStep);
