@@ -1,4 +1,4 @@
-package io.jimflow.data;
+package io.jimflow.exampledata;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -10,7 +10,7 @@ import java.util.function.LongConsumer;
  * config/connected-systems.yaml}), streaming row by row: memory use does not grow with the number
  * of people. The same seed and count always give the same file.
  */
-public final class ExampleDataGenerator {
+public final class ExamplePeople {
 
   public static final String HEADER =
       "employeeId,firstName,lastName,displayName,email,department,jobTitle,location,employeeType,status";
@@ -89,7 +89,7 @@ public final class ExampleDataGenerator {
 
   private final long seed;
 
-  public ExampleDataGenerator(long seed) {
+  public ExamplePeople(long seed) {
     this.seed = seed;
   }
 

@@ -1,5 +1,6 @@
 /**
- * The {@code RunRecords} workflow that reads run records through a worker, and its payloads.
+ * Example data: the {@code GenerateExampleData} workflow, its payloads and activity interface, and
+ * {@link io.jimflow.exampledata.ExamplePeople}, the seeded HR people it writes.
  *
  * <h2>Determinism</h2>
  *
@@ -34,4 +35,4 @@
  * them; after a versioned change, record a new history next to the old ones with {@code
  * RecordHistoriesIT} (README, "Tests").
  */
-package io.jimflow.runs;
+package io.jimflow.exampledata;

@@ -1,4 +1,4 @@
-package io.jimflow.runs;
+package io.jimflow.runrecords;
 
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;

@@ -1,4 +1,4 @@
-package io.jimflow.runs;
+package io.jimflow.runrecords;
 
 /**
  * What a program or the CLI asks of the records in the store: run records (JIM's audit

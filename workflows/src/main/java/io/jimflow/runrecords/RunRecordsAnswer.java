@@ -1,4 +1,4 @@
-package io.jimflow.runs;
+package io.jimflow.runrecords;
 
 import io.jimflow.schedule.ExecutionRecord;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.jimflow.maintenance;
+package io.jimflow.exampledata;
 
 /** What example data generation wrote: how many people to which file. */
 public record DataGenerationResult(String outFile, long peopleWritten) {}

@@ -1,4 +1,4 @@
-package io.jimflow.maintenance;
+package io.jimflow.exampledata;
 
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;

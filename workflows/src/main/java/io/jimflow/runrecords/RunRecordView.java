@@ -1,4 +1,4 @@
-package io.jimflow.runs;
+package io.jimflow.runrecords;
 
 import java.time.Instant;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.jimflow.maintenance;
+package io.jimflow.exampledata;
 
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;

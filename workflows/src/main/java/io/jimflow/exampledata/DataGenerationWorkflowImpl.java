@@ -1,5 +1,6 @@
-package io.jimflow.maintenance;
+package io.jimflow.exampledata;
 
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ApplicationFailure;
@@ -37,6 +38,6 @@ public class DataGenerationWorkflowImpl implements DataGenerationWorkflow {
     long seed = input.seed() != null ? input.seed() : Workflow.newRandom().nextLong();
     return activities.generate(
         new DataGenerationInput(
-            input.people(), input.outFile(), seed, Initiators.orSystem(input.initiator())));
+            input.people(), input.outFile(), seed, Initiator.orSystem(input.initiator())));
   }
 }

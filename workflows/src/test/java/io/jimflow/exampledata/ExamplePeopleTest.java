@@ -1,4 +1,4 @@
-package io.jimflow.data;
+package io.jimflow.exampledata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class ExampleDataGeneratorTest {
+class ExamplePeopleTest {
 
   static String generate(long seed, long people) throws IOException {
     StringWriter out = new StringWriter();
-    new ExampleDataGenerator(seed).write(people, out, n -> {});
+    new ExamplePeople(seed).write(people, out, n -> {});
     return out.toString();
   }
 
@@ -27,7 +27,7 @@ class ExampleDataGeneratorTest {
   @Test
   void everyPersonHasAUniqueAnchorAndEveryColumn() throws IOException {
     List<String> lines = generate(1, 1_000).lines().toList();
-    assertThat(lines.get(0)).isEqualTo(ExampleDataGenerator.HEADER);
+    assertThat(lines.get(0)).isEqualTo(ExamplePeople.HEADER);
     assertThat(lines).hasSize(1_001);
     Set<String> ids = new HashSet<>();
     for (String line : lines.subList(1, lines.size())) {
@@ -58,7 +58,7 @@ class ExampleDataGeneratorTest {
           public void close() {}
         };
     long[] before = {0};
-    new ExampleDataGenerator(3)
+    new ExamplePeople(3)
         .write(
             50_000,
             counting,

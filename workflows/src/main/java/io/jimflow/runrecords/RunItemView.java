@@ -1,4 +1,4 @@
-package io.jimflow.runs;
+package io.jimflow.runrecords;
 
 /** One run item (JIM's RPEI): an object, what happened to it, and its error if it had one. */
 public record RunItemView(
