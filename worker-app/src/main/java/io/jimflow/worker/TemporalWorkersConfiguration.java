@@ -26,9 +26,9 @@ import org.springframework.context.annotation.Configuration;
  * queue names and registrations have one source.
  */
 @Configuration(proxyBeanMethods = false)
-public class WorkerRegistrations {
+public class TemporalWorkersConfiguration {
 
-  private static final Logger log = LoggerFactory.getLogger(WorkerRegistrations.class);
+  private static final Logger log = LoggerFactory.getLogger(TemporalWorkersConfiguration.class);
 
   @Bean
   WorkerFactory temporalWorkerFactory(

@@ -15,7 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class WorkerRegistrationsTest {
+class TemporalWorkersConfigurationTest {
 
   private static final List<JavaClass> WORKFLOWS_MODULE =
       new ClassFileImporter()
@@ -63,12 +63,12 @@ class WorkerRegistrationsTest {
     int sdkDefault = WorkerOptions.newBuilder().build().getMaxConcurrentActivityExecutionSize();
 
     assertThat(
-            WorkerRegistrations.options(WorkerRegistration.WORK_ITEM_RUNS, sevenSlots)
+            TemporalWorkersConfiguration.options(WorkerRegistration.WORK_ITEM_RUNS, sevenSlots)
                 .build()
                 .getMaxConcurrentActivityExecutionSize())
         .isEqualTo(7);
     assertThat(
-            WorkerRegistrations.options(WorkerRegistration.SCHEDULES, sevenSlots)
+            TemporalWorkersConfiguration.options(WorkerRegistration.SCHEDULES, sevenSlots)
                 .build()
                 .getMaxConcurrentActivityExecutionSize())
         .isEqualTo(sdkDefault);
@@ -80,7 +80,7 @@ class WorkerRegistrationsTest {
   void everyQueueGetsJimflowsWorkerOptions() {
     for (WorkerRegistration registration : WorkerRegistration.values()) {
       assertThat(
-              WorkerRegistrations.options(
+              TemporalWorkersConfiguration.options(
                       registration, new WorkItemSettings(null, null, null, null))
                   .build()
                   .getMaxHeartbeatThrottleInterval())

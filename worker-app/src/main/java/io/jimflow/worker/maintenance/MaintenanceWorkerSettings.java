@@ -18,7 +18,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     unless set; {@code ./jimflow dev} sets it)
  */
 @ConfigurationProperties("jimflow.maintenance")
-public record MaintenanceProperties(
+public record MaintenanceWorkerSettings(
     Integer maxMvosPerCycle,
     Retention retention,
     Integer batchSize,
