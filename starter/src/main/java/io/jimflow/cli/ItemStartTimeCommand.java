@@ -1,6 +1,7 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.WorkItemClient;
+import java.time.Instant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -20,14 +21,14 @@ public class ItemStartTimeCommand extends ItemCommand {
   @Parameters(
       index = "1",
       description = "An ISO instant, 'now', or '+' and an ISO duration (+PT10M).")
-  String start;
+  Instant start;
 
   @Option(names = "--json")
   boolean json;
 
   @Override
   int execute(WorkItemClient items) throws Exception {
-    print(items.changeStartTime(guid, parseStart("start", start)), json);
+    print(items.changeStartTime(guid, start), json);
     return JimflowCli.OK;
   }
 }
