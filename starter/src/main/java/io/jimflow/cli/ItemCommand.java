@@ -5,6 +5,7 @@ import io.jimflow.client.WorkItemClient;
 import io.jimflow.workitem.WorkItemTransition;
 import io.jimflow.workitem.WorkItemView;
 import java.io.PrintWriter;
+import picocli.CommandLine.Mixin;
 
 /**
  * A subcommand of {@code jimflow items}: schedule, move, cancel, show and list work items.
@@ -14,9 +15,7 @@ import java.io.PrintWriter;
  */
 abstract class ItemCommand extends ClientCommand {
 
-  ItemCommand(ClientFactory clients) {
-    super(clients);
-  }
+  @Mixin JsonOutput json;
 
   @Override
   final int run(JimflowClient client) throws Exception {
@@ -26,8 +25,8 @@ abstract class ItemCommand extends ClientCommand {
   abstract int execute(WorkItemClient items) throws Exception;
 
   /** Prints the item; exits 1 when it ended badly. */
-  int print(WorkItemView view, boolean json) {
-    if (json) {
+  int print(WorkItemView view) {
+    if (json.on()) {
       out().println(Json.write(view));
     } else {
       printView(out(), view);

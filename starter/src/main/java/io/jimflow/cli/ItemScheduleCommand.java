@@ -16,9 +16,6 @@ import picocli.CommandLine.Option;
     name = "schedule",
     description = "Schedule an item, or replace the not-yet-started item with the same guid.")
 public class ItemScheduleCommand extends ItemCommand {
-  public ItemScheduleCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Option(names = "--guid", required = true, description = "The item's InstanceGuid.")
   String guid;
@@ -70,9 +67,6 @@ public class ItemScheduleCommand extends ItemCommand {
 
   @Option(names = "--predecessor", description = "Guid of an item that must end first.")
   String predecessor;
-
-  @Option(names = "--json", description = "Print the item as JSON.")
-  boolean json;
 
   private WorkItemSpec item;
 
@@ -126,7 +120,7 @@ public class ItemScheduleCommand extends ItemCommand {
 
   @Override
   int execute(WorkItemClient items) throws Exception {
-    print(items.schedule(item), json);
+    print(items.schedule(item));
     return JimflowCli.OK;
   }
 }

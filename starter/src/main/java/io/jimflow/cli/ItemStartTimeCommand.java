@@ -3,7 +3,6 @@ package io.jimflow.cli;
 import io.jimflow.client.WorkItemClient;
 import java.time.Instant;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code jimflow items start-time GUID (ISO|now|+PT10M)}. */
@@ -11,9 +10,6 @@ import picocli.CommandLine.Parameters;
     name = "start-time",
     description = "Move a planned item's start in place (also wakes a suspended item).")
 public class ItemStartTimeCommand extends ItemCommand {
-  public ItemStartTimeCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Parameters(index = "0", description = "The item's guid.")
   String guid;
@@ -23,12 +19,9 @@ public class ItemStartTimeCommand extends ItemCommand {
       description = "An ISO instant, 'now', or '+' and an ISO duration (+PT10M).")
   Instant start;
 
-  @Option(names = "--json")
-  boolean json;
-
   @Override
   int execute(WorkItemClient items) throws Exception {
-    print(items.changeStartTime(guid, start), json);
+    print(items.changeStartTime(guid, start));
     return JimflowCli.OK;
   }
 }
