@@ -1,6 +1,7 @@
 package io.jimflow.maintenance;
 
 import io.jimflow.maintenance.MaintenanceActivities.SystemRunRequest;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import java.util.Map;
 
 /** See {@link DeleteConnectedSystemWorkflow}. */
@@ -15,7 +16,7 @@ public class DeleteConnectedSystemWorkflowImpl extends SystemWorkflow
   void work(SystemMaintenanceInput input, String runRecordId, Map<String, Long> totals) {
     SystemRunRequest request =
         new SystemRunRequest(
-            input.connectedSystem(), runRecordId, Initiators.orSystem(input.initiator()));
+            input.connectedSystem(), runRecordId, Initiator.orSystem(input.initiator()));
     // Orphans first: once the system is gone nothing tells which MVOs it held.
     totals.putAll(activities.markOrphanedMvos(request));
     totals.putAll(activities.deleteConnectedSystem(request));
