@@ -328,6 +328,7 @@ class PackageDependenciesTest {
   @Test
   void everyPackageHasARule() {
     assertThat(packages(WORKFLOWS))
+        .as("packages of workflows that have a rule here")
         .isSubsetOf(
             "common",
             "config",
@@ -342,6 +343,7 @@ class PackageDependenciesTest {
             "secrets",
             "workitem");
     assertThat(packages(ACTIVITIES))
+        .as("packages of activities that have a rule here")
         .isSubsetOf(
             "connector",
             "connector.csv",
@@ -360,8 +362,11 @@ class PackageDependenciesTest {
             "sync",
             "workitem",
             "workitem.kinds");
-    assertThat(packages(STARTER)).isSubsetOf("cli", "client", "schedule.deploy", "schedule.file");
+    assertThat(packages(STARTER))
+        .as("packages of starter that have a rule here")
+        .isSubsetOf("cli", "client", "schedule.deploy", "schedule.file");
     assertThat(packages(WORKER))
+        .as("packages of worker-app that have a rule here")
         .isSubsetOf(
             "worker",
             "worker.codec",
