@@ -20,6 +20,7 @@ import io.jimflow.secrets.Secrets;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.NewRunRecord;
 import io.jimflow.store.Repositories;
+import io.jimflow.store.RunOrigin;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunStatus;
@@ -264,21 +265,16 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
               if (held.isPresent()) {
                 throw MaintenanceActivities.systemBusy(held.get());
               }
-              var initiator = run.initiator();
+              RunOrigin origin =
+                  RunOrigin.of(
+                      run.initiator(),
+                      run.executionId(),
+                      run.scheduleId(),
+                      run.stepIndex(),
+                      run.stepName());
               String id =
                   runRecords.create(
-                      c,
-                      new NewRunRecord(
-                          system.id(),
-                          profile.id(),
-                          profile.runType(),
-                          initiator == null ? null : initiator.type().name(),
-                          initiator == null ? null : initiator.id(),
-                          initiator == null ? null : initiator.name(),
-                          run.executionId(),
-                          run.scheduleId(),
-                          run.stepIndex(),
-                          run.stepName()));
+                      c, new NewRunRecord(system.id(), profile.id(), profile.runType(), origin));
               return runRecords.find(c, id).orElseThrow();
             });
     String initialPhase = profile.runType().isSynchronisation() ? Checkpoint.SYNC : Checkpoint.ROWS;
