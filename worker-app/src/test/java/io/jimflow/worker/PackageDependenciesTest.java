@@ -206,10 +206,7 @@ class PackageDependenciesTest {
         "sync",
         "store",
         "secrets",
-        "schedule.steps",
-        // SystemOperations.busy(..), the maintenance hold's failure; it belongs in the workflows'
-        // MaintenanceActivities, and then this edge goes.
-        "maintenance");
+        "schedule.steps");
   }
 
   @Test
