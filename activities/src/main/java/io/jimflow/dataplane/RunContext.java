@@ -2,7 +2,7 @@ package io.jimflow.dataplane;
 
 import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
-import io.jimflow.steps.StepProgress;
+import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.store.ChangeType;
 import io.jimflow.store.RunItem;
 import io.jimflow.store.RunRecords;

@@ -1,6 +1,6 @@
 package io.jimflow.resource;
 
-import io.jimflow.steps.RunProfileExecutor;
+import io.jimflow.schedule.steps.RunProfileExecutor;
 import io.temporal.activity.Activity;
 
 /**

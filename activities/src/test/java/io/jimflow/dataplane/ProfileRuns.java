@@ -1,8 +1,8 @@
 package io.jimflow.dataplane;
 
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.steps.RunProfileOutcome;
-import io.jimflow.steps.RunProfileRun;
+import io.jimflow.schedule.steps.RunProfileOutcome;
+import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.Store;

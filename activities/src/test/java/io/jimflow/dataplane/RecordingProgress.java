@@ -1,6 +1,6 @@
 package io.jimflow.dataplane;
 
-import io.jimflow.steps.StepProgress;
+import io.jimflow.schedule.steps.StepProgress;
 import io.temporal.client.ActivityCanceledException;
 import java.util.ArrayList;
 import java.util.List;

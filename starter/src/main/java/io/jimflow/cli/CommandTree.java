@@ -122,7 +122,10 @@ final class CommandTree {
               "runs",
               "Run records (JIM's audit \"activities\") of run profile steps, read from the store"
                   + " by a worker.",
-              List.of(RunsListCommand.class, RunsShowCommand.class, RunsItemsCommand.class)));
+              List.of(
+                  RunRecordListCommand.class,
+                  RunRecordShowCommand.class,
+                  RunRecordItemsCommand.class)));
 
   private CommandTree() {}
 

@@ -1,8 +1,8 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.JimflowClient;
-import io.jimflow.data.ExampleDataGenerator;
-import io.jimflow.maintenance.DataGenerationResult;
+import io.jimflow.exampledata.DataGenerationResult;
+import io.jimflow.exampledata.ExamplePeople;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import java.io.BufferedWriter;
@@ -94,7 +94,7 @@ public class DataGenerateCommand implements Callable<Integer> {
               Files.newBufferedWriter(
                   temporary, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW),
               1 << 16)) {
-        new ExampleDataGenerator(seed).write(people, writer, bar::update);
+        new ExamplePeople(seed).write(people, writer, bar::update);
       }
       bar.done();
       Files.move(

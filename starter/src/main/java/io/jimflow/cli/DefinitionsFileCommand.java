@@ -1,9 +1,9 @@
 package io.jimflow.cli;
 
-import io.jimflow.config.ScheduleDefinitions;
-import io.jimflow.config.ScheduleFile;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedules.SchedulePlan;
+import io.jimflow.schedule.deploy.SchedulePlan;
+import io.jimflow.schedule.file.ScheduleDefinitions;
+import io.jimflow.schedule.file.ScheduleFile;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

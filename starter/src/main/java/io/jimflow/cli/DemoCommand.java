@@ -3,14 +3,14 @@ package io.jimflow.cli;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.client.NotFoundException;
 import io.jimflow.common.TaskQueues;
-import io.jimflow.data.ExampleDataGenerator;
+import io.jimflow.exampledata.ExamplePeople;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.StepOutcome;
-import io.jimflow.schedules.SchedulePlan;
+import io.jimflow.schedule.deploy.SchedulePlan;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -162,7 +162,7 @@ public class DemoCommand extends DefinitionsFileCommand {
     out().println("Generating " + people + " example HR people into " + hr);
     out().flush();
     try (Writer writer = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
-      new ExampleDataGenerator(1L).write(people, writer, written -> {});
+      new ExamplePeople(1L).write(people, writer, written -> {});
     }
   }
 

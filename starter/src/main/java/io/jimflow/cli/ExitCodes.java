@@ -7,7 +7,7 @@ import io.jimflow.client.MaintenanceClient.MaintenanceFailedException;
 import io.jimflow.client.NotFoundException;
 import io.jimflow.client.WorkItemRefusedException;
 import io.jimflow.config.tree.ConfigException;
-import io.jimflow.schedules.ScheduleConflictException;
+import io.jimflow.schedule.deploy.ScheduleConflictException;
 import io.temporal.payload.codec.PayloadCodecException;
 import java.util.List;
 import picocli.CommandLine;

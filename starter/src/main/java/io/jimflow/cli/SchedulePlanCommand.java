@@ -1,7 +1,7 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.JimflowClient;
-import io.jimflow.schedules.SchedulePlan;
+import io.jimflow.schedule.deploy.SchedulePlan;
 import picocli.CommandLine.Command;
 
 /** {@code jimflow schedules plan -f FILE}: shows what apply would change, changes nothing. */

@@ -3,13 +3,13 @@ package io.jimflow.cli;
 import io.jimflow.client.ExecutionClient;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.client.NotFoundException;
-import io.jimflow.config.ScheduleDefinitions;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.file.ScheduleDefinitions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,7 +59,7 @@ public class StartCommand extends ClientCommand {
 
   @Override
   void checkInput() {
-    if (io.jimflow.schedules.BuiltInSchedules.isBuiltIn(scheduleId)) {
+    if (io.jimflow.schedule.deploy.BuiltInSchedules.isBuiltIn(scheduleId)) {
       throw new IllegalArgumentException(
           "schedule "
               + scheduleId

@@ -4,7 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
-import io.jimflow.runs.RunRecordsQuestion;
+import io.jimflow.runrecords.RunRecordsQuestion;
 import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionRecord;

@@ -1,10 +1,10 @@
 package io.jimflow.client;
 
 import io.jimflow.common.TaskQueues;
+import io.jimflow.exampledata.DataGenerationInput;
+import io.jimflow.exampledata.DataGenerationResult;
+import io.jimflow.exampledata.DataGenerationWorkflow;
 import io.jimflow.maintenance.ClearConnectedSystemWorkflow;
-import io.jimflow.maintenance.DataGenerationInput;
-import io.jimflow.maintenance.DataGenerationResult;
-import io.jimflow.maintenance.DataGenerationWorkflow;
 import io.jimflow.maintenance.DeleteConnectedSystemWorkflow;
 import io.jimflow.maintenance.HousekeepingInput;
 import io.jimflow.maintenance.HousekeepingWorkflow;

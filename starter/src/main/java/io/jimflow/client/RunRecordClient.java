@@ -1,11 +1,11 @@
 package io.jimflow.client;
 
 import io.jimflow.common.TaskQueues;
-import io.jimflow.runs.RunRecordView;
-import io.jimflow.runs.RunRecordsAnswer;
-import io.jimflow.runs.RunRecordsQuestion;
-import io.jimflow.runs.RunRecordsQuestion.Kind;
-import io.jimflow.runs.RunRecordsWorkflow;
+import io.jimflow.runrecords.RunRecordView;
+import io.jimflow.runrecords.RunRecordsAnswer;
+import io.jimflow.runrecords.RunRecordsQuestion;
+import io.jimflow.runrecords.RunRecordsQuestion.Kind;
+import io.jimflow.runrecords.RunRecordsWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;

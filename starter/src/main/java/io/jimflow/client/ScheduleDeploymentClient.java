@@ -7,12 +7,12 @@ import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
-import io.jimflow.schedules.BuiltInSchedules;
-import io.jimflow.schedules.ScheduleMapper;
-import io.jimflow.schedules.SchedulePlan;
-import io.jimflow.schedules.ScheduleReconciler;
-import io.jimflow.schedules.TemporalScheduleStore;
-import io.jimflow.schedules.TriggerSummary;
+import io.jimflow.schedule.deploy.BuiltInSchedules;
+import io.jimflow.schedule.deploy.ScheduleMapper;
+import io.jimflow.schedule.deploy.SchedulePlan;
+import io.jimflow.schedule.deploy.ScheduleReconciler;
+import io.jimflow.schedule.deploy.TemporalScheduleStore;
+import io.jimflow.schedule.deploy.TriggerSummary;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
@@ -66,8 +66,8 @@ public final class ScheduleDeploymentClient {
    * Creates, updates and deletes the schedules of {@code scope} to match the definitions; other
    * scopes' schedules are left alone, schedules without a scope are adopted when named.
    *
-   * @throws io.jimflow.schedules.ScheduleConflictException when an id belongs to a schedule jimflow
-   *     did not create or another scope owns; nothing is changed then
+   * @throws io.jimflow.schedule.deploy.ScheduleConflictException when an id belongs to a schedule
+   *     jimflow did not create or another scope owns; nothing is changed then
    */
   public SchedulePlan apply(String scope, List<ScheduleDefinition> definitions) {
     return reconciler().apply(scope, definitions);

@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Configuration;
  * How the workers read and write payloads: encrypted with the payload keys when {@code
  * jimflow.payload-encryption.keys-file} ({@code JIMFLOW_PAYLOAD_ENCRYPTION_KEYS_FILE}) or {@code
  * jimflow.payload-encryption.keys} names them. What an unreadable input does is set where the
- * workflows are registered ({@link WorkerRegistrations}).
+ * workflows are registered ({@link TemporalWorkersConfiguration}).
  */
 @Configuration(proxyBeanMethods = false)
 public class TemporalConfiguration {

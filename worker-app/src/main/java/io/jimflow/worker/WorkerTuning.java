@@ -4,8 +4,9 @@ import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
 
 /**
- * The Temporal worker options every jimflow worker runs with ({@link WorkerRegistrations}); tests
- * that host a worker in-process use {@link #apply} too, so they measure what a deployment runs.
+ * The Temporal worker options every jimflow worker runs with ({@link
+ * TemporalWorkersConfiguration}); tests that host a worker in-process use {@link #apply} too, so
+ * they measure what a deployment runs.
  *
  * <p>Eager activity execution stays on (the SDK's default, stated here so nobody turns it off
  * unknowingly): a step scheduled by a workflow task comes back in that task's completion instead of

@@ -13,14 +13,14 @@ import io.jimflow.dataplane.RunProfileExecutorImpl;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
 import io.jimflow.e2e.OpenLdapServer;
-import io.jimflow.maintenance.CsvExampleDataGenerator;
+import io.jimflow.exampledata.CsvExampleDataWriter;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.StepStatus;
+import io.jimflow.schedule.steps.RunProfileOutcome;
+import io.jimflow.schedule.steps.RunProfileRun;
+import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.secrets.WorkerSecrets;
-import io.jimflow.steps.RunProfileOutcome;
-import io.jimflow.steps.RunProfileRun;
-import io.jimflow.steps.StepProgress;
 import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
 import io.jimflow.worker.dev.EmbeddedDirectory;
@@ -122,7 +122,7 @@ class LdapThroughputBenchmarkIT {
   private Path prepare() throws IOException {
     Path dir = work.resolve("prepared");
     Files.createDirectories(dir.resolve("data"));
-    new CsvExampleDataGenerator().generate(ENTRIES, dir.resolve("data/hr.csv"), 42, n -> {});
+    new CsvExampleDataWriter().generate(ENTRIES, dir.resolve("data/hr.csv"), 42, n -> {});
     DataPlaneConfig config = config(dir, "ldap://127.0.0.1:1");
     try (Store store = Store.open(StoreSettings.embedded(dir.resolve("store")))) {
       RunProfileExecutorImpl executor = executor(store, config, dir);

@@ -16,7 +16,7 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.schedule.StepDefinition;
-import io.jimflow.schedules.ScheduleMapper;
+import io.jimflow.schedule.deploy.ScheduleMapper;
 import io.jimflow.worker.WorkerTuning;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;

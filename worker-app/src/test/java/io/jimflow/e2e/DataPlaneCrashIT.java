@@ -4,7 +4,7 @@ import static io.jimflow.testing.ScheduleBuilders.aSchedule;
 import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.data.ExampleDataGenerator;
+import io.jimflow.exampledata.ExamplePeople;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
@@ -78,7 +78,7 @@ class DataPlaneCrashIT {
     Path hr = home.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer out = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
-      new ExampleDataGenerator(11).write(people, out, n -> {});
+      new ExamplePeople(11).write(people, out, n -> {});
       // Two rows again: the run reports them as duplicates, the connector space keeps one each.
       out.write(
           "E0000001,Again,Again,Again Again,a@example.org,Sales,Clerk,Remote,Employee,Active\n");

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.cli.JimflowCli;
-import io.jimflow.data.ExampleDataGenerator;
+import io.jimflow.exampledata.ExamplePeople;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
@@ -84,7 +84,7 @@ class ExecutionHistoryIT {
     Path hr = home.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer out = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
-      new ExampleDataGenerator(5).write(PEOPLE, out, n -> {});
+      new ExamplePeople(5).write(PEOPLE, out, n -> {});
     }
     String id = "history-terminated/" + UUID.randomUUID();
     ScheduleDefinition definition =

@@ -11,7 +11,7 @@ import io.jimflow.common.TaskQueues;
 import io.jimflow.maintenance.HistoryRetentionInput;
 import io.jimflow.maintenance.HistoryRetentionWorkflow;
 import io.jimflow.resource.Resources;
-import io.jimflow.runs.RunRecordsQuestion;
+import io.jimflow.runrecords.RunRecordsQuestion;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.workitem.WorkItemSpec;

@@ -3,7 +3,7 @@ package io.jimflow.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.cli.JimflowCli;
-import io.jimflow.data.ExampleDataGenerator;
+import io.jimflow.exampledata.ExamplePeople;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
@@ -202,7 +202,7 @@ class ResourceExclusionIT {
     Path hr = dir.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer out = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
-      new ExampleDataGenerator(14).write(PEOPLE, out, n -> {});
+      new ExamplePeople(14).write(PEOPLE, out, n -> {});
     }
     return new Home(env.newNamespace(name), dir);
   }

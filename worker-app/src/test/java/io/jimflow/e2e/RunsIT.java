@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jimflow.cli.JimflowCli;
-import io.jimflow.data.ExampleDataGenerator;
+import io.jimflow.exampledata.ExamplePeople;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -42,7 +42,7 @@ class RunsIT {
     Path hr = dir.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer writer = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
-      new ExampleDataGenerator(3L).write(30, writer, n -> {});
+      new ExamplePeople(3L).write(30, writer, n -> {});
       writer.write("E-BROKEN,too,few,columns\n");
     }
     Cli run =

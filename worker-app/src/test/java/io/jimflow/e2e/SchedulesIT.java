@@ -8,12 +8,12 @@ import io.jimflow.cli.JimflowCli;
 import io.jimflow.client.ConnectionSettings;
 import io.jimflow.client.ExecutionSummary;
 import io.jimflow.client.JimflowClient;
-import io.jimflow.config.ScheduleDefinitions;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedules.DesiredSchedule;
-import io.jimflow.schedules.ScheduleMapper;
+import io.jimflow.schedule.deploy.DesiredSchedule;
+import io.jimflow.schedule.deploy.ScheduleMapper;
+import io.jimflow.schedule.file.ScheduleDefinitions;
 import io.temporal.client.schedules.Schedule;
 import io.temporal.client.schedules.ScheduleActionExecutionStartWorkflow;
 import io.temporal.client.schedules.ScheduleDescription;
@@ -65,7 +65,7 @@ class SchedulesIT {
     this.env = env;
     createdSchedules.addAll(List.of("e2e-apply-nightly", "e2e-apply-manual"));
     // apply also deploys the built-in schedules (housekeeping, history retention).
-    createdSchedules.addAll(io.jimflow.schedules.BuiltInSchedules.IDS);
+    createdSchedules.addAll(io.jimflow.schedule.deploy.BuiltInSchedules.IDS);
     Path file = env.newDirectory("apply").resolve("schedules.yaml");
     Files.writeString(
         file,

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jimflow.cli.JimflowCli;
-import io.jimflow.data.ExampleDataGenerator;
+import io.jimflow.exampledata.ExamplePeople;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
@@ -70,7 +70,7 @@ class SynchronisationCancelIT {
     Path hr = home.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer out = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
-      new ExampleDataGenerator(14).write(PEOPLE, out, n -> {});
+      new ExamplePeople(14).write(PEOPLE, out, n -> {});
     }
     // What one uninterrupted synchronisation makes of the file: the HR rule projects everyone not
     // Terminated into the directory; employees among them also get a badge.

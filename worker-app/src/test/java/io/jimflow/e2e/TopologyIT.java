@@ -4,8 +4,7 @@ import static io.jimflow.testing.ScheduleBuilders.aSchedule;
 import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.config.ScheduleDefinitions;
-import io.jimflow.data.ExampleDataGenerator;
+import io.jimflow.exampledata.ExamplePeople;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
@@ -13,8 +12,9 @@ import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
-import io.jimflow.schedules.DesiredSchedule;
-import io.jimflow.schedules.ScheduleMapper;
+import io.jimflow.schedule.deploy.DesiredSchedule;
+import io.jimflow.schedule.deploy.ScheduleMapper;
+import io.jimflow.schedule.file.ScheduleDefinitions;
 import io.jimflow.testing.ScheduleBuilders.StepBuilder;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
 import io.temporal.client.WorkflowClient;
@@ -82,7 +82,7 @@ class TopologyIT {
     Path hr = env.dataDirectory().resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer out = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
-      new ExampleDataGenerator(16).write(people, out, n -> {});
+      new ExamplePeople(16).write(people, out, n -> {});
     }
     String id = "topology-worker-kill/" + UUID.randomUUID();
     ScheduleExecutionWorkflow execution =

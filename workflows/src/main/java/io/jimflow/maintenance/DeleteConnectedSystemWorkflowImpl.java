@@ -3,6 +3,7 @@ package io.jimflow.maintenance;
 import io.jimflow.maintenance.MaintenanceActivities.SystemRunRequest;
 import io.jimflow.resource.ResourceLocks;
 import io.jimflow.resource.ResourceNotice;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.temporal.workflow.Workflow;
 
 /** See {@link DeleteConnectedSystemWorkflow}. */
@@ -29,7 +30,7 @@ public class DeleteConnectedSystemWorkflowImpl implements DeleteConnectedSystemW
             (runRecordId, totals) -> {
               SystemRunRequest request =
                   new SystemRunRequest(
-                      input.connectedSystem(), runRecordId, Initiators.orSystem(input.initiator()));
+                      input.connectedSystem(), runRecordId, Initiator.orSystem(input.initiator()));
               // Orphans first: once the system is gone nothing tells which MVOs it held.
               totals.putAll(activities.markOrphanedMvos(request));
               totals.putAll(activities.deleteConnectedSystem(request));

@@ -4,6 +4,7 @@ import io.jimflow.maintenance.MaintenanceActivities.FinishRunRequest;
 import io.jimflow.maintenance.MaintenanceActivities.OpenRunRequest;
 import io.jimflow.maintenance.MaintenanceActivities.PurgeRequest;
 import io.jimflow.maintenance.MaintenanceActivities.PurgeResult;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
@@ -32,7 +33,7 @@ public class HistoryRetentionWorkflowImpl implements HistoryRetentionWorkflow {
             runRecordId,
             MaintenanceKind.HistoryRetention,
             null,
-            Initiators.orSystem(input.initiator()),
+            Initiator.orSystem(input.initiator()),
             Workflow.getInfo().getWorkflowId()));
     Map<String, Long> totals = new LinkedHashMap<>();
     List<String> errors = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.jimflow.maintenance.MaintenanceActivities.SweepResult;
 import io.jimflow.resource.ResourceLocks;
 import io.jimflow.resource.ResourceNotice;
 import io.jimflow.resource.Resources;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Workflow;
 import java.util.List;
@@ -70,7 +71,7 @@ public class HousekeepingWorkflowImpl implements HousekeepingWorkflow {
       return activities.deleteDueMvos(
           new MvoDeletionRequest(
               runRecordId,
-              Initiators.orSystem(input.initiator()),
+              Initiator.orSystem(input.initiator()),
               Workflow.getInfo().getWorkflowId(),
               input.maxMvosPerCycle()));
     } catch (ActivityFailure e) {

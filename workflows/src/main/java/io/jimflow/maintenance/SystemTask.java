@@ -67,7 +67,7 @@ final class SystemTask {
     String system = input.connectedSystem();
     String workflowId = Workflow.getInfo().getWorkflowId();
     String runRecordId = Workflow.randomUUID().toString();
-    Initiator initiator = Initiators.orSystem(input.initiator());
+    Initiator initiator = Initiator.orSystem(input.initiator());
     records.openRun(new OpenRunRequest(runRecordId, kind, system, initiator, workflowId));
     SystemOperationRequest hold = new SystemOperationRequest(system, operation, workflowId);
     Map<String, Long> totals = new LinkedHashMap<>();

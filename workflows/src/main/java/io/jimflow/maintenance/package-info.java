@@ -1,6 +1,6 @@
 /**
  * Maintenance workflows (Housekeeping, HistoryRetention, ClearConnectedSystem,
- * DeleteConnectedSystem, DataGeneration), their policies and payloads.
+ * DeleteConnectedSystem), their policies and payloads.
  *
  * <h2>Determinism</h2>
  *

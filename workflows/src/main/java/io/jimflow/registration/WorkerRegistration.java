@@ -1,17 +1,17 @@
 package io.jimflow.registration;
 
 import io.jimflow.common.TaskQueues;
+import io.jimflow.exampledata.DataGenerationActivities;
+import io.jimflow.exampledata.DataGenerationWorkflowImpl;
 import io.jimflow.maintenance.ClearConnectedSystemWorkflowImpl;
-import io.jimflow.maintenance.DataGenerationActivities;
-import io.jimflow.maintenance.DataGenerationWorkflowImpl;
 import io.jimflow.maintenance.DeleteConnectedSystemWorkflowImpl;
 import io.jimflow.maintenance.HistoryRetentionWorkflowImpl;
 import io.jimflow.maintenance.HousekeepingWorkflowImpl;
 import io.jimflow.maintenance.MaintenanceActivities;
 import io.jimflow.resource.ResourceActivities;
 import io.jimflow.resource.ResourceLockWorkflowImpl;
-import io.jimflow.runs.RunRecordActivities;
-import io.jimflow.runs.RunRecordsWorkflowImpl;
+import io.jimflow.runrecords.RunRecordActivities;
+import io.jimflow.runrecords.RunRecordsWorkflowImpl;
 import io.jimflow.schedule.ExecutionRecordActivities;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.schedule.StepActivities;

@@ -38,7 +38,17 @@ public record ScheduleExecutionInput(
   }
 
   /** Who started an execution, as JIM's initiator triad records it. */
-  public record Initiator(InitiatorType type, String id, String name) {}
+  public record Initiator(InitiatorType type, String id, String name) {
+
+    /** The initiator recorded when a system workflow's input names none. */
+    public static final Initiator SYSTEM =
+        new Initiator(InitiatorType.System, "jimflow", "jimflow");
+
+    /** The given initiator, or {@link #SYSTEM} when there is none. */
+    public static Initiator orSystem(Initiator initiator) {
+      return initiator != null ? initiator : SYSTEM;
+    }
+  }
 
   /** JIM's initiator types. */
   public enum InitiatorType {

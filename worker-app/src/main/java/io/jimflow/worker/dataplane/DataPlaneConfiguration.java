@@ -2,9 +2,9 @@ package io.jimflow.worker.dataplane;
 
 import io.jimflow.dataplane.RunProfileExecutorImpl;
 import io.jimflow.dataplane.config.DataPlaneConfig;
+import io.jimflow.schedule.steps.RunProfileExecutor;
+import io.jimflow.schedule.steps.UnconfiguredRunProfileExecutor;
 import io.jimflow.secrets.Secrets;
-import io.jimflow.steps.RunProfileExecutor;
-import io.jimflow.steps.UnconfiguredRunProfileExecutor;
 import io.jimflow.store.Store;
 import io.jimflow.worker.store.StoreConfiguration;
 import java.nio.file.Path;

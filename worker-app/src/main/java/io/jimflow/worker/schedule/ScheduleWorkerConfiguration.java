@@ -1,15 +1,15 @@
 package io.jimflow.worker.schedule;
 
 import io.jimflow.resource.ResourceActivitiesImpl;
+import io.jimflow.schedule.StepActivitiesImpl;
+import io.jimflow.schedule.steps.Containment;
+import io.jimflow.schedule.steps.ExecutableRunner;
+import io.jimflow.schedule.steps.ProgramAllowList;
+import io.jimflow.schedule.steps.RunProfileExecutor;
+import io.jimflow.schedule.steps.SqlScriptRunner;
+import io.jimflow.schedule.steps.SqlScriptsConfig;
+import io.jimflow.schedule.steps.UnconfiguredRunProfileExecutor;
 import io.jimflow.secrets.Secrets;
-import io.jimflow.steps.Containment;
-import io.jimflow.steps.ExecutableRunner;
-import io.jimflow.steps.ProgramAllowList;
-import io.jimflow.steps.RunProfileExecutor;
-import io.jimflow.steps.SqlScriptRunner;
-import io.jimflow.steps.SqlScriptsConfig;
-import io.jimflow.steps.StepActivitiesImpl;
-import io.jimflow.steps.UnconfiguredRunProfileExecutor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The beans of the schedules task queue: the step and resource activities, which {@code
- * WorkerRegistrations} registers on it.
+ * TemporalWorkersConfiguration} registers on it.
  */
 @Configuration
 public class ScheduleWorkerConfiguration {

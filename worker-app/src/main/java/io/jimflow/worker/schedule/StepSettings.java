@@ -1,6 +1,6 @@
 package io.jimflow.worker.schedule;
 
-import io.jimflow.steps.ProgramAllowList;
+import io.jimflow.schedule.steps.ProgramAllowList;
 import java.nio.file.Path;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -2,8 +2,8 @@ package io.jimflow.worker.store;
 
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
-import io.jimflow.runs.ExecutionRecordActivitiesImpl;
-import io.jimflow.runs.RunRecordActivitiesImpl;
+import io.jimflow.runrecords.RunRecordActivitiesImpl;
+import io.jimflow.schedule.ExecutionRecordActivitiesImpl;
 import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
 import io.jimflow.sync.SyncRules;

@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The beans of the work item queues, which {@code WorkerRegistrations} registers. A program adds
- * its own kinds by declaring {@link WorkItemHandler} beans.
+ * The beans of the work item queues, which {@code TemporalWorkersConfiguration} registers. A
+ * program adds its own kinds by declaring {@link WorkItemHandler} beans.
  */
 @Configuration
 public class WorkItemWorkerConfiguration {

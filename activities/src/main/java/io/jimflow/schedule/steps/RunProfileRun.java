@@ -1,0 +1,19 @@
+package io.jimflow.schedule.steps;
+
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+
+/**
+ * One run of a run profile within a schedule execution.
+ *
+ * @param executionId the schedule execution's workflow id
+ * @param attempt the step activity's attempt number, starting at 1
+ */
+public record RunProfileRun(
+    String connectedSystem,
+    String runProfile,
+    String executionId,
+    String scheduleId,
+    int stepIndex,
+    String stepName,
+    Initiator initiator,
+    int attempt) {}

@@ -1,0 +1,51 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import io.jimflow.runrecords.RunItemView;
+import io.jimflow.runrecords.RunRecordsAnswer;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code jimflow runs items <id> [--errors] [--limit N] [--json]}. */
+@Command(
+    name = "items",
+    mixinStandardHelpOptions = true,
+    description = "List a run record's run items in the order written.")
+public class RunRecordItemsCommand extends ClientCommand {
+
+  @Parameters(index = "0", paramLabel = "RUN-RECORD-ID")
+  String id;
+
+  @Option(names = "--errors", description = "Only items with errors.")
+  boolean errorsOnly;
+
+  @Option(
+      names = "--limit",
+      defaultValue = "100",
+      description = "At most N (default ${DEFAULT-VALUE}).")
+  int limit;
+
+  @Option(names = "--json", description = "Print one JSON document.")
+  boolean json;
+
+  public RunRecordItemsCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  int run(JimflowClient client) {
+    RunRecordsAnswer answer = client.runRecords().items(id, errorsOnly, limit);
+    if (json) {
+      out().println(Json.write(Map.of("runRecordId", id, "items", answer.items())));
+      return JimflowCli.OK;
+    }
+    Table table = new Table("SEQ", "OBJECT", "CHANGE", "ERROR TYPE", "MESSAGE");
+    for (RunItemView i : answer.items()) {
+      table.row(i.sequence(), i.object(), i.changeType(), i.errorType(), i.errorMessage());
+    }
+    table.print(out());
+    return JimflowCli.OK;
+  }
+}

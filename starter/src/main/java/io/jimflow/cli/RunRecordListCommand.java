@@ -1,0 +1,63 @@
+package io.jimflow.cli;
+
+import io.jimflow.client.JimflowClient;
+import io.jimflow.runrecords.RunRecordView;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code jimflow runs list [--system S] [--status S] [--limit N] [--json]}. */
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "List run records, newest first.")
+public class RunRecordListCommand extends ClientCommand {
+
+  @Option(names = "--system", paramLabel = "ID", description = "Only this connected system's.")
+  String system;
+
+  @Option(
+      names = "--status",
+      paramLabel = "STATUS",
+      description =
+          "Only this status: InProgress, Complete, CompleteWithWarning, CompleteWithError,"
+              + " FailedWithError, Cancelled.")
+  String status;
+
+  @Option(
+      names = "--limit",
+      defaultValue = "20",
+      description = "At most N (default ${DEFAULT-VALUE}).")
+  int limit;
+
+  @Option(names = "--json", description = "Print one JSON document.")
+  boolean json;
+
+  public RunRecordListCommand(ClientFactory clients) {
+    super(clients);
+  }
+
+  @Override
+  int run(JimflowClient client) {
+    List<RunRecordView> records = client.runRecords().list(system, status, limit);
+    if (json) {
+      out().println(Json.write(Map.of("runs", records)));
+      return JimflowCli.OK;
+    }
+    Table table =
+        new Table("ID", "SYSTEM", "RUN PROFILE", "STATUS", "STARTED", "PROCESSED", "ERRORS");
+    for (RunRecordView r : records) {
+      table.row(
+          r.id(),
+          r.connectedSystem(),
+          r.runProfile(),
+          r.status(),
+          r.startedAt(),
+          r.objectsProcessed(),
+          r.totals().getOrDefault("errors", 0L));
+    }
+    table.print(out());
+    return JimflowCli.OK;
+  }
+}

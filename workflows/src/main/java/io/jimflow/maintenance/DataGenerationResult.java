@@ -1,4 +1,0 @@
-package io.jimflow.maintenance;
-
-/** What example data generation wrote: how many people to which file. */
-public record DataGenerationResult(String outFile, long peopleWritten) {}
