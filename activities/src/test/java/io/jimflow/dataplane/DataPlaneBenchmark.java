@@ -73,6 +73,7 @@ class DataPlaneBenchmark {
       long objects,
       double seconds,
       double rawLimit,
+      double rawSyncLimit,
       double jvmCpuSeconds,
       double serverCpuSeconds,
       long heapPeakBeforeGc,
@@ -85,6 +86,11 @@ class DataPlaneBenchmark {
 
     double ratio() {
       return rawLimit > 0 ? perSecond() / rawLimit : Double.NaN;
+    }
+
+    /** For the synchronisation: against the raw sync rows of the same run. */
+    double syncRatio() {
+      return rawSyncLimit > 0 && name.equals("sync") ? perSecond() / rawSyncLimit : Double.NaN;
     }
   }
 
@@ -120,6 +126,7 @@ class DataPlaneBenchmark {
         Path work = Files.createTempDirectory("jimflow-benchmark");
         try {
           double limit = 0;
+          double syncLimit = 0;
           if (selected.contains("raw")) {
             try (BenchmarkStore store = BenchmarkStore.open(kind, work.resolve("raw-store"))) {
               meter.begin("raw", store);
@@ -131,10 +138,11 @@ class DataPlaneBenchmark {
                       m -> System.out.println("benchmark: raw " + RawLimitBenchmark.line(m)));
               RawLimitBenchmark.Measured fastest = result.limit();
               limit = fastest.importPerSecond();
+              syncLimit = result.syncLimit().syncPerSecond();
               raw.addAll(result.variants());
               // The row of the raw phase is the fastest variant's import; CPU and heap cover all
               // variants, so only the heap is kept.
-              Phase all = meter.end(fastest.people(), limit);
+              Phase all = meter.end(fastest.people(), limit, syncLimit);
               phases.add(
                   new Phase(
                       all.store(),
@@ -143,6 +151,7 @@ class DataPlaneBenchmark {
                       fastest.people(),
                       fastest.importSeconds(),
                       limit,
+                      syncLimit,
                       Double.NaN,
                       Double.NaN,
                       -1,
@@ -150,7 +159,7 @@ class DataPlaneBenchmark {
                       0));
             }
           }
-          phases.addAll(dataPlane(kind, config, csv, work, selected, meter, limit));
+          phases.addAll(dataPlane(kind, config, csv, work, selected, meter, limit, syncLimit));
         } finally {
           deleteTree(work);
         }
@@ -175,7 +184,8 @@ class DataPlaneBenchmark {
       Path work,
       Set<String> selected,
       Meter meter,
-      double limit)
+      double limit,
+      double syncLimit)
       throws Exception {
     int last = -1;
     for (int i = 1; i < PHASES.size(); i++) {
@@ -217,7 +227,7 @@ class DataPlaneBenchmark {
           default -> throw new IllegalStateException(phase);
         }
         if (reported) {
-          measured.add(meter.end(objects, limit));
+          measured.add(meter.end(objects, limit, syncLimit));
         }
       }
     }
@@ -295,7 +305,7 @@ class DataPlaneBenchmark {
       wallStart = System.nanoTime();
     }
 
-    Phase end(long objects, double rawLimit) throws IOException {
+    Phase end(long objects, double rawLimit, double rawSyncLimit) throws IOException {
       double seconds = (System.nanoTime() - wallStart) / 1e9;
       double cpu = (os.getProcessCpuTime() - cpuStart) / 1e9;
       long uptimeEnd = ManagementFactory.getRuntimeMXBean().getUptime();
@@ -314,7 +324,19 @@ class DataPlaneBenchmark {
       }
       heap.window(store, run, phase, uptimeStart, uptimeEnd);
       Phase measured =
-          new Phase(store, run, phase, objects, seconds, rawLimit, cpu, server, -1, heapAtEnd, 0);
+          new Phase(
+              store,
+              run,
+              phase,
+              objects,
+              seconds,
+              rawLimit,
+              rawSyncLimit,
+              cpu,
+              server,
+              -1,
+              heapAtEnd,
+              0);
       System.out.printf(
           Locale.ROOT,
           "benchmark: %s run %d %s: %,d objects in %.2f s = %,.0f objects/s%s; CPU: JVM %.1f s%s;"
@@ -327,6 +349,10 @@ class DataPlaneBenchmark {
           measured.perSecond(),
           rawLimit > 0
               ? String.format(Locale.ROOT, " = %.2f× the raw limit", measured.ratio())
+                  + (Double.isNaN(measured.syncRatio())
+                      ? ""
+                      : String.format(
+                          Locale.ROOT, ", %.2f× the raw sync rows", measured.syncRatio()))
               : "",
           cpu,
           storeOfPhase.kind() == BenchmarkStore.Kind.POSTGRES
@@ -431,6 +457,7 @@ class DataPlaneBenchmark {
           phase.objects(),
           phase.seconds(),
           phase.rawLimit(),
+          phase.rawSyncLimit(),
           phase.jvmCpuSeconds(),
           phase.serverCpuSeconds(),
           peak,
@@ -479,9 +506,9 @@ class DataPlaneBenchmark {
     }
     out.append("\n## Median (min–max) over the runs\n\n")
         .append(
-            "| store | phase | objects | objects/s | × raw limit | seconds | CPU JVM s |"
-                + " CPU PostgreSQL s | heap peak before GC, highest, MiB |\n")
-        .append("|---|---|---|---|---|---|---|---|---|\n");
+            "| store | phase | objects | objects/s | × raw limit | × raw sync rows | seconds |"
+                + " CPU JVM s | CPU PostgreSQL s | heap peak before GC, highest, MiB |\n")
+        .append("|---|---|---|---|---|---|---|---|---|---|\n");
     Map<String, List<Phase>> groups = new LinkedHashMap<>();
     phases.forEach(
         p ->
@@ -492,12 +519,15 @@ class DataPlaneBenchmark {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %,d | %s | %s | %s | %s | %s | %s |%n",
+              "| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s |%n",
               first.store(),
               first.name(),
               first.objects(),
               spread(group, Phase::perSecond).format("%,.0f"),
               first.rawLimit() > 0 ? spread(group, Phase::ratio).format("%.2f") : "–",
+              Double.isNaN(first.syncRatio())
+                  ? "–"
+                  : spread(group, Phase::syncRatio).format("%.2f"),
               spread(group, Phase::seconds).format("%.2f"),
               Double.isNaN(first.jvmCpuSeconds())
                   ? "–"

@@ -396,10 +396,12 @@ public class RawLimitBenchmark {
       List<Map<String, String>> people = new ArrayList<>();
       try (PreparedStatement statement =
           c.prepareStatement(
+              // As the synchronisation pages: a bounded id window in id order, which H2 reads
+              // from the (system, id) index.
               "select id, anchor, attributes from cso where connected_system_id = ?"
-                  + " and id between ? and ?")) {
+                  + " and id > ? and id <= ? order by id")) {
         statement.setString(1, HR);
-        statement.setLong(2, from);
+        statement.setLong(2, from - 1);
         statement.setLong(3, to);
         try (ResultSet result = statement.executeQuery()) {
           while (result.next()) {
