@@ -128,36 +128,35 @@ class DataPlaneBenchmark {
           double limit = 0;
           double syncLimit = 0;
           if (selected.contains("raw")) {
-            try (BenchmarkStore store = BenchmarkStore.open(kind, work.resolve("raw-store"))) {
-              meter.begin("raw", store);
-              RawLimitBenchmark.Result result =
-                  RawLimitBenchmark.measure(
-                      store,
-                      csv,
-                      run,
-                      m -> System.out.println("benchmark: raw " + RawLimitBenchmark.line(m)));
-              RawLimitBenchmark.Measured fastest = result.limit();
-              limit = fastest.importPerSecond();
-              syncLimit = result.syncLimit().syncPerSecond();
-              raw.addAll(result.variants());
-              // The row of the raw phase is the fastest variant's import; CPU and heap cover all
-              // variants, so only the heap is kept.
-              Phase all = meter.end(fastest.people(), limit, syncLimit);
-              phases.add(
-                  new Phase(
-                      all.store(),
-                      run,
-                      "raw",
-                      fastest.people(),
-                      fastest.importSeconds(),
-                      limit,
-                      syncLimit,
-                      Double.NaN,
-                      Double.NaN,
-                      -1,
-                      all.heapAtEnd(),
-                      0));
-            }
+            meter.begin("raw", null);
+            RawLimitBenchmark.Result result =
+                RawLimitBenchmark.measure(
+                    kind,
+                    work,
+                    csv,
+                    run,
+                    m -> System.out.println("benchmark: raw " + RawLimitBenchmark.line(m)));
+            RawLimitBenchmark.Measured fastest = result.limit();
+            limit = fastest.importPerSecond();
+            syncLimit = result.syncLimit().syncPerSecond();
+            raw.addAll(result.variants());
+            // The row of the raw phase is the fastest variant's import; CPU and heap cover all
+            // variants, so only the heap is kept.
+            Phase all = meter.end(fastest.people(), limit, syncLimit);
+            phases.add(
+                new Phase(
+                    all.store(),
+                    run,
+                    "raw",
+                    fastest.people(),
+                    fastest.importSeconds(),
+                    limit,
+                    syncLimit,
+                    Double.NaN,
+                    Double.NaN,
+                    -1,
+                    all.heapAtEnd(),
+                    0));
           }
           phases.addAll(dataPlane(kind, config, csv, work, selected, meter, limit, syncLimit));
         } finally {
@@ -291,10 +290,13 @@ class DataPlaneBenchmark {
       this.jfrDirectory = jfrDirectory;
     }
 
+    /**
+     * @param of the store whose server CPU to read, or null
+     */
     void begin(String name, BenchmarkStore of) throws Exception {
       phase = name;
       storeOfPhase = of;
-      serverStart = of.serverCpuNanos();
+      serverStart = of == null ? Map.of() : of.serverCpuNanos();
       if (jfrDirectory != null) {
         recording = new Recording(Configuration.getConfiguration("profile"));
         recording.setName(store + "-" + run + "-" + name);
@@ -311,7 +313,9 @@ class DataPlaneBenchmark {
       long uptimeEnd = ManagementFactory.getRuntimeMXBean().getUptime();
       long heapAtEnd = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
       double server =
-          BenchmarkStore.cpuNanosBetween(serverStart, storeOfPhase.serverCpuNanos()) / 1e9;
+          storeOfPhase == null
+              ? Double.NaN
+              : BenchmarkStore.cpuNanosBetween(serverStart, storeOfPhase.serverCpuNanos()) / 1e9;
       if (recording != null) {
         recording.stop();
         Path file =
@@ -337,6 +341,18 @@ class DataPlaneBenchmark {
               -1,
               heapAtEnd,
               0);
+      if (phase.equals("raw")) {
+        System.out.printf(
+            Locale.ROOT,
+            "benchmark: %s run %d raw: every variant in %.2f s, CPU: JVM %.1f s; the raw limit is"
+                + " %,.0f people/s%n",
+            store,
+            run,
+            seconds,
+            cpu,
+            rawLimit);
+        return measured;
+      }
       System.out.printf(
           Locale.ROOT,
           "benchmark: %s run %d %s: %,d objects in %.2f s = %,.0f objects/s%s; CPU: JVM %.1f s%s;"
@@ -355,7 +371,7 @@ class DataPlaneBenchmark {
                           Locale.ROOT, ", %.2f× the raw sync rows", measured.syncRatio()))
               : "",
           cpu,
-          storeOfPhase.kind() == BenchmarkStore.Kind.POSTGRES
+          storeOfPhase != null && storeOfPhase.kind() == BenchmarkStore.Kind.POSTGRES
               ? String.format(Locale.ROOT, ", PostgreSQL %.1f s", server)
               : "",
           heapAtEnd >> 20);

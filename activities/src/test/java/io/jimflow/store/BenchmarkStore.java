@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -143,41 +142,6 @@ public final class BenchmarkStore implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       // Not on this machine (a remote PostgreSQL), or the process just ended.
       return null;
-    }
-  }
-
-  /** Empties the data plane's tables, keeping the schema and its indexes. */
-  public void truncateDataPlane() {
-    store.inTransaction(
-        c -> {
-          truncate(c);
-          return null;
-        });
-  }
-
-  private void truncate(Connection connection) throws SQLException {
-    try (Statement statement = connection.createStatement()) {
-      if (kind == Kind.POSTGRES) {
-        statement.execute(
-            "truncate run_item, cso_change, mvo_change, pending_export, mvo_key, cso, mvo,"
-                + " run_record restart identity cascade");
-      } else {
-        statement.execute("set referential_integrity false");
-        for (String table :
-            new String[] {
-              "run_item",
-              "cso_change",
-              "mvo_change",
-              "pending_export",
-              "mvo_key",
-              "cso",
-              "mvo",
-              "run_record"
-            }) {
-          statement.execute("truncate table " + table + " restart identity");
-        }
-        statement.execute("set referential_integrity true");
-      }
     }
   }
 

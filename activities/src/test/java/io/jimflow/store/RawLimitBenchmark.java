@@ -140,11 +140,15 @@ public class RawLimitBenchmark {
       Map<Variant, List<Measured>> byVariant = new LinkedHashMap<>();
       for (int run = 1; run <= runs; run++) {
         Path work = Files.createTempDirectory("jimflow-raw-limit");
-        try (BenchmarkStore store = BenchmarkStore.open(kind, work.resolve("store"))) {
+        try {
           int r = run;
           Result result =
               measure(
-                  store, csv, r, m -> System.out.println("raw limit: run " + r + ", " + line(m)));
+                  kind,
+                  work,
+                  csv,
+                  r,
+                  m -> System.out.println("raw limit: run " + r + ", " + line(m)));
           result
               .variants()
               .forEach(m -> byVariant.computeIfAbsent(m.variant(), v -> new ArrayList<>()).add(m));
@@ -195,24 +199,26 @@ public class RawLimitBenchmark {
   }
 
   /**
-   * Every variant of the store's kind, one after the other, on the same (empty) store; the tables
-   * are emptied before each.
+   * Every variant of the store's kind, one after the other, each on a fresh store (an H2 file in a
+   * new directory under {@code work}, or a new PostgreSQL schema) that it removes afterwards.
    *
    * @param run 1, 2, …: which variant goes first
    */
-  public static Result measure(BenchmarkStore store, Path csv, int run, Consumer<Measured> each) {
+  public static Result measure(
+      BenchmarkStore.Kind kind, Path work, Path csv, int run, Consumer<Measured> each)
+      throws Exception {
     List<Measured> all = new ArrayList<>();
-    List<Variant> variants = Variant.of(store.kind());
+    List<Variant> variants = Variant.of(kind);
     // Each run starts with another variant, so none always pays the JIT's warm-up.
     Collections.rotate(variants, -(run - 1));
     for (Variant variant : variants) {
-      store.truncateDataPlane();
-      Measured measured = new Run(store.store(), new Writer(variant)).measure(variant, csv);
-      each.accept(measured);
-      all.add(measured);
+      try (BenchmarkStore store = BenchmarkStore.open(kind, work.resolve("raw-" + variant))) {
+        Measured measured = new Run(store.store(), new Writer(variant)).measure(variant, csv);
+        each.accept(measured);
+        all.add(measured);
+      }
     }
-    store.truncateDataPlane();
-    return new Result(store.kind(), all);
+    return new Result(kind, all);
   }
 
   /** One variant's import then synchronisation. */
