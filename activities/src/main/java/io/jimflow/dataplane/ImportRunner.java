@@ -18,6 +18,7 @@ import io.jimflow.store.MvoRow;
 import io.jimflow.store.PendingExportRow;
 import io.jimflow.store.PendingExports;
 import io.jimflow.store.PendingExports.NewPendingExport;
+import io.jimflow.store.Repositories;
 import io.jimflow.store.RunType;
 import io.jimflow.store.Total;
 import io.jimflow.store.Transaction;
@@ -47,16 +48,11 @@ final class ImportRunner {
   private final ChangeHistory history;
   private final SyncEngine engine;
 
-  ImportRunner(
-      ConnectorSpace connectorSpace,
-      Metaverse metaverse,
-      PendingExports pendingExports,
-      ChangeHistory history,
-      SyncEngine engine) {
-    this.connectorSpace = connectorSpace;
-    this.metaverse = metaverse;
-    this.pendingExports = pendingExports;
-    this.history = history;
+  ImportRunner(Repositories repositories, SyncEngine engine) {
+    this.connectorSpace = repositories.connectorSpace();
+    this.metaverse = repositories.metaverse();
+    this.pendingExports = repositories.pendingExports();
+    this.history = repositories.history();
     this.engine = engine;
   }
 

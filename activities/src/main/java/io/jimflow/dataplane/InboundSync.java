@@ -9,6 +9,7 @@ import io.jimflow.store.CsoRow;
 import io.jimflow.store.CsoState;
 import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
+import io.jimflow.store.Repositories;
 import io.jimflow.store.Transaction;
 import io.jimflow.sync.CsoFacts;
 import io.jimflow.sync.InboundDecision;
@@ -40,14 +41,10 @@ final class InboundSync {
   private final ChangeHistory history;
   private final SyncEngine engine;
 
-  InboundSync(
-      ConnectorSpace connectorSpace,
-      Metaverse metaverse,
-      ChangeHistory history,
-      SyncEngine engine) {
-    this.connectorSpace = connectorSpace;
-    this.metaverse = metaverse;
-    this.history = history;
+  InboundSync(Repositories repositories, SyncEngine engine) {
+    this.connectorSpace = repositories.connectorSpace();
+    this.metaverse = repositories.metaverse();
+    this.history = repositories.history();
     this.engine = engine;
   }
 

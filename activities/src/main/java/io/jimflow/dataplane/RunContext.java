@@ -5,6 +5,7 @@ import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.store.ChangeType;
 import io.jimflow.store.RunItem;
+import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunTotals;
 import io.jimflow.store.Store;
@@ -32,28 +33,29 @@ final class RunContext {
   Checkpoint checkpoint;
   long total = -1;
 
+  /**
+   * @param record the run record as this attempt opened it: its attempt, and the totals, objects
+   *     processed and items written that earlier attempts committed
+   * @param checkpoint where this attempt starts
+   */
   RunContext(
-      String runId,
+      RunRecord record,
       ConnectedSystemConfig system,
       RunProfileConfig profile,
       Store store,
       RunRecords runRecords,
       StepProgress progress,
-      int attempt,
-      RunTotals totals,
-      long processed,
-      long itemsWritten,
       Checkpoint checkpoint) {
-    this.runId = runId;
+    this.runId = record.id();
     this.system = system;
     this.profile = profile;
     this.store = store;
     this.runRecords = runRecords;
     this.progress = progress;
-    this.attempt = attempt;
-    this.totals = totals;
-    this.processed = processed;
-    this.itemsWritten = itemsWritten;
+    this.attempt = record.attempts();
+    this.totals = record.totals();
+    this.processed = record.objectsProcessed();
+    this.itemsWritten = record.itemsWritten();
     this.checkpoint = checkpoint;
   }
 

@@ -8,7 +8,7 @@ import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
-import io.jimflow.maintenance.SystemOperations;
+import io.jimflow.maintenance.MaintenanceActivities;
 import io.jimflow.resource.Resources;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
@@ -17,11 +17,10 @@ import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.secrets.Secrets;
-import io.jimflow.store.ChangeHistory;
 import io.jimflow.store.ConnectorSpace;
-import io.jimflow.store.Metaverse;
 import io.jimflow.store.NewRunRecord;
-import io.jimflow.store.PendingExports;
+import io.jimflow.store.Repositories;
+import io.jimflow.store.RunOrigin;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunStatus;
@@ -98,17 +97,21 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     this.baseDirectory = baseDirectory;
     this.runRecords = new RunRecords(clock);
     this.catalog = new SystemCatalog(clock);
-    this.connectorSpace = new ConnectorSpace(clock);
-    Metaverse metaverse = new Metaverse(clock, config.joinKeyAttributes());
-    PendingExports pendingExports = new PendingExports(clock);
-    ChangeHistory history = new ChangeHistory(clock);
+    Repositories repositories = Repositories.create(clock, config.joinKeyAttributes());
+    this.connectorSpace = repositories.connectorSpace();
     SyncEngine engine = new SyncEngine(config.syncRules());
-    this.imports = new ImportRunner(connectorSpace, metaverse, pendingExports, history, engine);
-    this.syncs = new SyncRunner(connectorSpace, metaverse, pendingExports, history, engine, clock);
-    this.exports = new ExportRunner(store, pendingExports);
+    this.imports = new ImportRunner(repositories, engine);
+    this.syncs = new SyncRunner(repositories, engine, clock);
+    this.exports = new ExportRunner(store, repositories.pendingExports());
     this.ldap =
         new LdapRuns(
-            store, runRecords, connectorSpace, pendingExports, secrets, environment, clock);
+            store,
+            runRecords,
+            connectorSpace,
+            repositories.pendingExports(),
+            secrets,
+            environment,
+            clock);
     this.systemHolds = new SystemHolds(clock);
   }
 
@@ -260,23 +263,18 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
               // to take its hold: a run and such a task never both go ahead.
               Optional<String> held = systemHolds.refusal(c, system.id(), profile.name());
               if (held.isPresent()) {
-                throw SystemOperations.busy(held.get());
+                throw MaintenanceActivities.systemBusy(held.get());
               }
-              var initiator = run.initiator();
+              RunOrigin origin =
+                  RunOrigin.of(
+                      run.initiator(),
+                      run.executionId(),
+                      run.scheduleId(),
+                      run.stepIndex(),
+                      run.stepName());
               String id =
                   runRecords.create(
-                      c,
-                      new NewRunRecord(
-                          system.id(),
-                          profile.id(),
-                          profile.runType(),
-                          initiator == null ? null : initiator.type().name(),
-                          initiator == null ? null : initiator.id(),
-                          initiator == null ? null : initiator.name(),
-                          run.executionId(),
-                          run.scheduleId(),
-                          run.stepIndex(),
-                          run.stepName()));
+                      c, new NewRunRecord(system.id(), profile.id(), profile.runType(), origin));
               return runRecords.find(c, id).orElseThrow();
             });
     String initialPhase = profile.runType().isSynchronisation() ? Checkpoint.SYNC : Checkpoint.ROWS;
@@ -289,16 +287,12 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
           record.checkpoint());
     }
     return new RunContext(
-        record.id(),
+        record,
         system,
         profile,
         store,
         runRecords,
         progress,
-        record.attempts(),
-        record.totals(),
-        record.objectsProcessed(),
-        record.itemsWritten(),
         Checkpoint.parse(record.checkpoint(), initialPhase));
   }
 

@@ -8,7 +8,7 @@ import io.jimflow.store.CsoRow;
 import io.jimflow.store.Deprovisioning;
 import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
-import io.jimflow.store.PendingExports;
+import io.jimflow.store.Repositories;
 import io.jimflow.store.RunType;
 import io.jimflow.store.Total;
 import io.jimflow.store.Transaction;
@@ -30,30 +30,21 @@ final class SyncRunner {
 
   private final ConnectorSpace connectorSpace;
   private final Metaverse metaverse;
-  private final PendingExports pendingExports;
   private final ChangeHistory history;
-  private final SyncEngine engine;
   private final Clock clock;
   private final InboundSync inbound;
   private final Provisioning provisioning;
   private final Deprovisioning deprovisioning;
 
-  SyncRunner(
-      ConnectorSpace connectorSpace,
-      Metaverse metaverse,
-      PendingExports pendingExports,
-      ChangeHistory history,
-      SyncEngine engine,
-      Clock clock) {
-    this.connectorSpace = connectorSpace;
-    this.metaverse = metaverse;
-    this.pendingExports = pendingExports;
-    this.history = history;
-    this.engine = engine;
+  SyncRunner(Repositories repositories, SyncEngine engine, Clock clock) {
+    this.connectorSpace = repositories.connectorSpace();
+    this.metaverse = repositories.metaverse();
+    this.history = repositories.history();
     this.clock = clock;
-    this.inbound = new InboundSync(connectorSpace, metaverse, history, engine);
-    this.provisioning = new Provisioning(connectorSpace, pendingExports, engine);
-    this.deprovisioning = new Deprovisioning(engine, metaverse, connectorSpace, pendingExports);
+    this.inbound = new InboundSync(repositories, engine);
+    this.provisioning =
+        new Provisioning(repositories.connectorSpace(), repositories.pendingExports(), engine);
+    this.deprovisioning = new Deprovisioning(engine, repositories);
   }
 
   void run(RunContext run) {

@@ -158,7 +158,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     int endedRuns = 0;
     for (RunRecord record :
         db.inTransaction(c -> runRecords.list(c, null, RunStatus.InProgress, SWEEP_LIMIT))) {
-      String owner = record.executionId();
+      String owner = record.origin().executionId();
       Optional<RunVerdict> verdict =
           owner == null ? Optional.empty() : StrandedRecords.forRun(owner, state.apply(owner));
       if (verdict.isPresent()

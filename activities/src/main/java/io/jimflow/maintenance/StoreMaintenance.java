@@ -9,8 +9,8 @@ import io.jimflow.store.CsoRow;
 import io.jimflow.store.Deprovisioning;
 import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
-import io.jimflow.store.PendingExports;
 import io.jimflow.store.RecordRetention;
+import io.jimflow.store.Repositories;
 import io.jimflow.store.SqlWork;
 import io.jimflow.store.Store;
 import io.jimflow.store.SystemCatalog;
@@ -56,12 +56,12 @@ public final class StoreMaintenance {
     this.store = store;
     this.engine = engine;
     this.clock = clock;
-    this.metaverse = new Metaverse(clock, Map.of());
-    this.connectorSpace = new ConnectorSpace(clock);
-    this.history = new ChangeHistory(clock);
+    Repositories repositories = Repositories.create(clock, Map.of());
+    this.metaverse = repositories.metaverse();
+    this.connectorSpace = repositories.connectorSpace();
+    this.history = repositories.history();
     this.catalog = new SystemCatalog(clock);
-    this.deprovisioning =
-        new Deprovisioning(engine, metaverse, connectorSpace, new PendingExports(clock));
+    this.deprovisioning = new Deprovisioning(engine, repositories);
   }
 
   /** Called after each committed batch with the running count. */

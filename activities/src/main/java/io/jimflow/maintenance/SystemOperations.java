@@ -34,7 +34,7 @@ public final class SystemOperations {
     Optional<String> refused =
         store.inTransaction(c -> holds.hold(c, connectedSystem, operation, workflowId));
     if (refused.isPresent()) {
-      throw busy(refused.get());
+      throw MaintenanceActivities.systemBusy(refused.get());
     }
   }
 
@@ -50,10 +50,5 @@ public final class SystemOperations {
   /** Every hold there is. */
   public List<Hold> all() {
     return store.inTransaction(holds::all);
-  }
-
-  /** The failure of a run profile or a maintenance task refused by a hold. */
-  public static ApplicationFailure busy(String message) {
-    return ApplicationFailure.newNonRetryableFailure(message, MaintenanceActivities.SYSTEM_BUSY);
   }
 }

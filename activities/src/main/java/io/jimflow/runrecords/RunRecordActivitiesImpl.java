@@ -2,6 +2,7 @@ package io.jimflow.runrecords;
 
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.store.ExecutionRecords;
+import io.jimflow.store.RunOrigin;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunStatus;
@@ -115,6 +116,7 @@ public final class RunRecordActivitiesImpl implements RunRecordActivities {
   }
 
   private static RunRecordView view(RunRecord r, long itemCount) {
+    RunOrigin origin = r.origin();
     return new RunRecordView(
         r.id(),
         r.connectedSystem(),
@@ -122,13 +124,13 @@ public final class RunRecordActivitiesImpl implements RunRecordActivities {
         r.runType() == null ? null : r.runType().name(),
         r.status() == null ? null : r.status().name(),
         r.message(),
-        r.initiatorType(),
-        r.initiatorId(),
-        r.initiatorName(),
-        r.executionId(),
-        r.scheduleId(),
-        r.stepIndex(),
-        r.stepName(),
+        origin.initiatorType(),
+        origin.initiatorId(),
+        origin.initiatorName(),
+        origin.executionId(),
+        origin.scheduleId(),
+        origin.stepIndex(),
+        origin.stepName(),
         r.attempts(),
         r.objectsToProcess(),
         r.objectsProcessed(),

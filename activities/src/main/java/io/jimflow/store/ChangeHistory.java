@@ -14,6 +14,15 @@ import java.util.Map;
 /** The change history of CSOs and MVOs, kept for a retention period. */
 public final class ChangeHistory {
 
+  /** The run record and time come first, as {@link #insert} binds them. */
+  private static final String INSERT_CSO_CHANGE =
+      "insert into cso_change (run_record_id, changed_at, cso_id, connected_system_id, anchor,"
+          + " change_type, attributes) values (?,?,?,?,?,?,?)";
+
+  private static final String INSERT_MVO_CHANGE =
+      "insert into mvo_change (run_record_id, changed_at, mvo_id, change_type, attributes)"
+          + " values (?,?,?,?,?)";
+
   private final Clock clock;
 
   public ChangeHistory(Clock clock) {
@@ -33,50 +42,56 @@ public final class ChangeHistory {
 
   public void recordCsoChanges(Connection connection, String runId, List<CsoChange> changes)
       throws SQLException {
-    if (changes.isEmpty()) {
-      return;
-    }
-    Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "insert into cso_change (cso_id, connected_system_id, anchor, change_type, attributes,"
-                + " run_record_id, changed_at) values (?,?,?,?,?,?,?)")) {
-      for (CsoChange change : changes) {
-        statement.setLong(1, change.csoId());
-        statement.setString(2, change.connectedSystem());
-        statement.setString(3, change.anchor());
-        statement.setString(4, change.change().name());
-        statement.setString(
-            5, change.attributes() == null ? null : AttributesJson.write(change.attributes()));
-        statement.setString(6, runId);
-        Sql.setInstant(statement, 7, now);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    insert(connection, INSERT_CSO_CHANGE, runId, changes, ChangeHistory::bindCsoChange);
   }
 
   public void recordMvoChanges(Connection connection, String runId, List<MvoChange> changes)
       throws SQLException {
-    if (changes.isEmpty()) {
-      return;
-    }
+    insert(connection, INSERT_MVO_CHANGE, runId, changes, ChangeHistory::bindMvoChange);
+  }
+
+  private static void bindCsoChange(PreparedStatement statement, CsoChange change)
+      throws SQLException {
+    statement.setLong(3, change.csoId());
+    statement.setString(4, change.connectedSystem());
+    statement.setString(5, change.anchor());
+    statement.setString(6, change.change().name());
+    statement.setString(7, json(change.attributes()));
+  }
+
+  private static void bindMvoChange(PreparedStatement statement, MvoChange change)
+      throws SQLException {
+    statement.setString(3, change.mvoId());
+    statement.setString(4, change.change().name());
+    statement.setString(5, json(change.attributes()));
+  }
+
+  /**
+   * Inserts history entries in one batch, all written by one run now: parameters 1 and 2 of {@code
+   * sql} are the run record id and the time, {@code entry} binds the others.
+   */
+  private <T> void insert(
+      Connection connection,
+      String sql,
+      String runId,
+      List<T> entries,
+      Sql.RowBinder<? super T> entry)
+      throws SQLException {
     Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "insert into mvo_change (mvo_id, change_type, attributes, run_record_id, changed_at)"
-                + " values (?,?,?,?,?)")) {
-      for (MvoChange change : changes) {
-        statement.setString(1, change.mvoId());
-        statement.setString(2, change.change().name());
-        statement.setString(
-            3, change.attributes() == null ? null : AttributesJson.write(change.attributes()));
-        statement.setString(4, runId);
-        Sql.setInstant(statement, 5, now);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection,
+        sql,
+        entries,
+        (statement, row) -> {
+          statement.setString(1, runId);
+          Sql.setInstant(statement, 2, now);
+          entry.bind(statement, row);
+        });
+  }
+
+  /** The attributes as stored; none for a deletion. */
+  private static String json(Map<String, String> attributes) {
+    return attributes == null ? null : AttributesJson.write(attributes);
   }
 
   /** The change types recorded for a CSO, oldest first. */
@@ -148,28 +163,21 @@ public final class ChangeHistory {
       Map<String, Initiator> initiators,
       Initiator fallback)
       throws SQLException {
-    if (deleted.isEmpty()) {
-      return;
-    }
-    Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "insert into mvo_change (mvo_id, change_type, attributes, run_record_id, changed_at,"
-                + " initiator_type, initiator_id, initiator_name) values (?,?,?,?,?,?,?,?)")) {
-      for (MvoRow mvo : deleted) {
-        Initiator initiator = initiators.getOrDefault(mvo.id(), fallback);
-        statement.setString(1, mvo.id());
-        statement.setString(2, ChangeType.Deleted.name());
-        statement.setString(3, null);
-        statement.setString(4, runId);
-        Sql.setInstant(statement, 5, now);
-        statement.setString(6, initiator == null ? null : initiator.type().name());
-        statement.setString(7, initiator == null ? null : initiator.id());
-        statement.setString(8, initiator == null ? null : initiator.name());
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    insert(
+        connection,
+        "insert into mvo_change (run_record_id, changed_at, mvo_id, change_type, attributes,"
+            + " initiator_type, initiator_id, initiator_name) values (?,?,?,?,?,?,?,?)",
+        runId,
+        deleted,
+        (statement, mvo) -> {
+          Initiator initiator = initiators.getOrDefault(mvo.id(), fallback);
+          statement.setString(3, mvo.id());
+          statement.setString(4, ChangeType.Deleted.name());
+          statement.setString(5, null);
+          statement.setString(6, initiator == null ? null : initiator.type().name());
+          statement.setString(7, initiator == null ? null : initiator.id());
+          statement.setString(8, initiator == null ? null : initiator.name());
+        });
   }
 
   private static List<ChangeType> changeTypes(Connection connection, String sql, long id)

@@ -97,29 +97,27 @@ public final class ConnectorSpace {
       return Map.of();
     }
     Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "insert into cso (connected_system_id, object_type, anchor, attributes, content_hash,"
-                + " state, mvo_id, join_type, joined_at, sync_pending, last_seen_run, created_at,"
-                + " updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
-      for (NewCso cso : csos) {
-        statement.setString(1, cso.connectedSystem());
-        statement.setString(2, cso.objectType());
-        statement.setString(3, cso.anchor());
-        statement.setString(4, cso.attributesJson());
-        statement.setString(5, cso.contentHash());
-        statement.setString(6, cso.state().name());
-        statement.setString(7, cso.mvoId());
-        statement.setString(8, cso.joinType());
-        Sql.setInstant(statement, 9, cso.mvoId() == null ? null : now);
-        statement.setBoolean(10, cso.syncPending());
-        statement.setString(11, cso.lastSeenRun());
-        Sql.setInstant(statement, 12, now);
-        Sql.setInstant(statement, 13, now);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection,
+        "insert into cso (connected_system_id, object_type, anchor, attributes, content_hash,"
+            + " state, mvo_id, join_type, joined_at, sync_pending, last_seen_run, created_at,"
+            + " updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        csos,
+        (statement, cso) -> {
+          statement.setString(1, cso.connectedSystem());
+          statement.setString(2, cso.objectType());
+          statement.setString(3, cso.anchor());
+          statement.setString(4, cso.attributesJson());
+          statement.setString(5, cso.contentHash());
+          statement.setString(6, cso.state().name());
+          statement.setString(7, cso.mvoId());
+          statement.setString(8, cso.joinType());
+          Sql.setInstant(statement, 9, cso.mvoId() == null ? null : now);
+          statement.setBoolean(10, cso.syncPending());
+          statement.setString(11, cso.lastSeenRun());
+          Sql.setInstant(statement, 12, now);
+          Sql.setInstant(statement, 13, now);
+        });
     Map<String, Long> ids = new HashMap<>();
     Map<String, List<String>> anchorsByKind = new HashMap<>();
     for (NewCso cso : csos) {
@@ -151,25 +149,20 @@ public final class ConnectorSpace {
 
   /** Writes new content for changed CSOs and marks them for the next synchronisation. */
   public void update(Connection connection, List<CsoUpdate> updates) throws SQLException {
-    if (updates.isEmpty()) {
-      return;
-    }
     Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "update cso set attributes = ?, content_hash = ?, state = ?, sync_pending = true,"
-                + " last_seen_run = ?, updated_at = ? where id = ?")) {
-      for (CsoUpdate update : updates) {
-        statement.setString(1, update.attributesJson());
-        statement.setString(2, update.contentHash());
-        statement.setString(3, update.state().name());
-        statement.setString(4, update.lastSeenRun());
-        Sql.setInstant(statement, 5, now);
-        statement.setLong(6, update.id());
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection,
+        "update cso set attributes = ?, content_hash = ?, state = ?, sync_pending = true,"
+            + " last_seen_run = ?, updated_at = ? where id = ?",
+        updates,
+        (statement, update) -> {
+          statement.setString(1, update.attributesJson());
+          statement.setString(2, update.contentHash());
+          statement.setString(3, update.state().name());
+          statement.setString(4, update.lastSeenRun());
+          Sql.setInstant(statement, 5, now);
+          statement.setLong(6, update.id());
+        });
   }
 
   /** Records that an import run found these unchanged CSOs, so they are not deleted as absent. */
@@ -273,23 +266,18 @@ public final class ConnectorSpace {
    */
   public void join(Connection connection, Map<Long, String> mvoByCso, String joinType)
       throws SQLException {
-    if (mvoByCso.isEmpty()) {
-      return;
-    }
     Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "update cso set mvo_id = ?, join_type = ?, joined_at = ?, sync_pending = false"
-                + " where id = ?")) {
-      for (Map.Entry<Long, String> join : mvoByCso.entrySet()) {
-        statement.setString(1, join.getValue());
-        statement.setString(2, joinType);
-        Sql.setInstant(statement, 3, now);
-        statement.setLong(4, join.getKey());
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection,
+        "update cso set mvo_id = ?, join_type = ?, joined_at = ?, sync_pending = false"
+            + " where id = ?",
+        mvoByCso.entrySet(),
+        (statement, join) -> {
+          statement.setString(1, join.getValue());
+          statement.setString(2, joinType);
+          Sql.setInstant(statement, 3, now);
+          statement.setLong(4, join.getKey());
+        });
   }
 
   public void disconnect(Connection connection, Collection<Long> ids) throws SQLException {
@@ -375,32 +363,20 @@ public final class ConnectorSpace {
 
   static void batchById(Connection connection, String sql, Collection<Long> ids)
       throws SQLException {
-    if (ids.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      for (Long id : ids) {
-        statement.setLong(1, id);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(connection, sql, ids, (statement, id) -> statement.setLong(1, id));
   }
 
   static void batchWithArgument(
       Connection connection, String sql, String argument, Collection<Long> ids)
       throws SQLException {
-    if (ids.isEmpty()) {
-      return;
-    }
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      for (Long id : ids) {
-        statement.setString(1, argument);
-        statement.setLong(2, id);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection,
+        sql,
+        ids,
+        (statement, id) -> {
+          statement.setString(1, argument);
+          statement.setLong(2, id);
+        });
   }
 
   private static List<CsoRow> rows(PreparedStatement statement) throws SQLException {

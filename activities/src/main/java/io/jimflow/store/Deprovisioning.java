@@ -27,15 +27,11 @@ public final class Deprovisioning {
   /**
    * @param engine the configured sync rules (their outbound rules decide what is deprovisioned)
    */
-  public Deprovisioning(
-      SyncEngine engine,
-      Metaverse metaverse,
-      ConnectorSpace connectorSpace,
-      PendingExports pendingExports) {
+  public Deprovisioning(SyncEngine engine, Repositories repositories) {
     this.engine = engine;
-    this.metaverse = metaverse;
-    this.connectorSpace = connectorSpace;
-    this.pendingExports = pendingExports;
+    this.metaverse = repositories.metaverse();
+    this.connectorSpace = repositories.connectorSpace();
+    this.pendingExports = repositories.pendingExports();
   }
 
   /** An MVO deleted, with the target objects its deletion deprovisioned (in rule order). */

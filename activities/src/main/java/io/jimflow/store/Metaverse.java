@@ -90,21 +90,19 @@ public final class Metaverse {
       return;
     }
     Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "insert into mvo (id, object_type, attributes, deletion_eligible_at, created_at,"
-                + " updated_at) values (?,?,?,?,?,?)")) {
-      for (MvoRow mvo : mvos) {
-        statement.setString(1, mvo.id());
-        statement.setString(2, mvo.objectType());
-        statement.setString(3, AttributesJson.write(mvo.attributes()));
-        Sql.setInstant(statement, 4, mvo.deletionEligibleAt());
-        Sql.setInstant(statement, 5, now);
-        Sql.setInstant(statement, 6, now);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection,
+        "insert into mvo (id, object_type, attributes, deletion_eligible_at, created_at,"
+            + " updated_at) values (?,?,?,?,?,?)",
+        mvos,
+        (statement, mvo) -> {
+          statement.setString(1, mvo.id());
+          statement.setString(2, mvo.objectType());
+          statement.setString(3, AttributesJson.write(mvo.attributes()));
+          Sql.setInstant(statement, 4, mvo.deletionEligibleAt());
+          Sql.setInstant(statement, 5, now);
+          Sql.setInstant(statement, 6, now);
+        });
     insertKeys(connection, mvos);
   }
 
@@ -114,18 +112,16 @@ public final class Metaverse {
       return;
     }
     Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "update mvo set attributes = ?, deletion_eligible_at = ?, updated_at = ? where id = ?")) {
-      for (MvoRow mvo : mvos) {
-        statement.setString(1, AttributesJson.write(mvo.attributes()));
-        Sql.setInstant(statement, 2, mvo.deletionEligibleAt());
-        Sql.setInstant(statement, 3, now);
-        statement.setString(4, mvo.id());
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection,
+        "update mvo set attributes = ?, deletion_eligible_at = ?, updated_at = ? where id = ?",
+        mvos,
+        (statement, mvo) -> {
+          statement.setString(1, AttributesJson.write(mvo.attributes()));
+          Sql.setInstant(statement, 2, mvo.deletionEligibleAt());
+          Sql.setInstant(statement, 3, now);
+          statement.setString(4, mvo.id());
+        });
     deleteKeys(connection, mvos.stream().map(MvoRow::id).toList());
     insertKeys(connection, mvos);
   }
@@ -148,14 +144,7 @@ public final class Metaverse {
       return;
     }
     deleteKeys(connection, ids);
-    try (PreparedStatement statement =
-        connection.prepareStatement("delete from mvo where id = ?")) {
-      for (String id : ids) {
-        statement.setString(1, id);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(connection, "delete from mvo where id = ?", ids, (s, id) -> s.setString(1, id));
   }
 
   /**
@@ -273,14 +262,8 @@ public final class Metaverse {
 
   private static void deleteKeys(Connection connection, Collection<String> ids)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement("delete from mvo_key where mvo_id = ?")) {
-      for (String id : ids) {
-        statement.setString(1, id);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection, "delete from mvo_key where mvo_id = ?", ids, (s, id) -> s.setString(1, id));
   }
 
   private static List<MvoRow> rows(PreparedStatement statement) throws SQLException {

@@ -37,29 +37,24 @@ public final class PendingExports {
       String runId) {}
 
   public void insert(Connection connection, List<NewPendingExport> exports) throws SQLException {
-    if (exports.isEmpty()) {
-      return;
-    }
     Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "insert into pending_export (connected_system_id, cso_id, mvo_id, change_type,"
-                + " attributes, status, drift_correction, created_by_run, created_at)"
-                + " values (?,?,?,?,?,?,?,?,?)")) {
-      for (NewPendingExport export : exports) {
-        statement.setString(1, export.connectedSystem());
-        statement.setLong(2, export.csoId());
-        statement.setString(3, export.mvoId());
-        statement.setString(4, export.change().name());
-        statement.setString(5, AttributesJson.write(export.attributes()));
-        statement.setString(6, ExportStatus.Pending.name());
-        statement.setBoolean(7, export.driftCorrection());
-        statement.setString(8, export.runId());
-        Sql.setInstant(statement, 9, now);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection,
+        "insert into pending_export (connected_system_id, cso_id, mvo_id, change_type,"
+            + " attributes, status, drift_correction, created_by_run, created_at)"
+            + " values (?,?,?,?,?,?,?,?,?)",
+        exports,
+        (statement, export) -> {
+          statement.setString(1, export.connectedSystem());
+          statement.setLong(2, export.csoId());
+          statement.setString(3, export.mvoId());
+          statement.setString(4, export.change().name());
+          statement.setString(5, AttributesJson.write(export.attributes()));
+          statement.setString(6, ExportStatus.Pending.name());
+          statement.setBoolean(7, export.driftCorrection());
+          statement.setString(8, export.runId());
+          Sql.setInstant(statement, 9, now);
+        });
   }
 
   /** Replaces what a still Pending export asks for (a later synchronisation changed its mind). */
@@ -166,21 +161,16 @@ public final class PendingExports {
   private void setStatus(
       Connection connection, Collection<Long> ids, ExportStatus status, String timestampColumn)
       throws SQLException {
-    if (ids.isEmpty()) {
-      return;
-    }
     Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "update pending_export set status = ?, " + timestampColumn + " = ? where id = ?")) {
-      for (Long id : ids) {
-        statement.setString(1, status.name());
-        Sql.setInstant(statement, 2, now);
-        statement.setLong(3, id);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    Sql.batch(
+        connection,
+        "update pending_export set status = ?, " + timestampColumn + " = ? where id = ?",
+        ids,
+        (statement, id) -> {
+          statement.setString(1, status.name());
+          Sql.setInstant(statement, 2, now);
+          statement.setLong(3, id);
+        });
   }
 
   private static List<PendingExportRow> rows(PreparedStatement statement) throws SQLException {

@@ -5,6 +5,7 @@ import java.time.Instant;
 /**
  * The audit record of one run profile run (JIM's "Activity").
  *
+ * @param origin who started the run, from which schedule execution step
  * @param itemsWritten how many run items the committed pages wrote; the next item's sequence number
  * @param checkpoint where a resumed attempt continues, committed with the page it follows
  */
@@ -15,13 +16,7 @@ public record RunRecord(
     RunType runType,
     RunStatus status,
     String message,
-    String initiatorType,
-    String initiatorId,
-    String initiatorName,
-    String executionId,
-    String scheduleId,
-    Integer stepIndex,
-    String stepName,
+    RunOrigin origin,
     int attempts,
     long objectsToProcess,
     long objectsProcessed,

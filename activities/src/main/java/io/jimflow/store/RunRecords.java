@@ -53,13 +53,14 @@ public final class RunRecords {
       statement.setString(i++, record.runProfile());
       statement.setString(i++, record.runType().name());
       statement.setString(i++, RunStatus.InProgress.name());
-      statement.setString(i++, record.initiatorType());
-      statement.setString(i++, record.initiatorId());
-      statement.setString(i++, record.initiatorName());
-      statement.setString(i++, record.executionId());
-      statement.setString(i++, record.scheduleId());
-      Sql.setIntOrNull(statement, i++, record.stepIndex());
-      statement.setString(i++, record.stepName());
+      RunOrigin origin = record.origin();
+      statement.setString(i++, origin.initiatorType());
+      statement.setString(i++, origin.initiatorId());
+      statement.setString(i++, origin.initiatorName());
+      statement.setString(i++, origin.executionId());
+      statement.setString(i++, origin.scheduleId());
+      Sql.setIntOrNull(statement, i++, origin.stepIndex());
+      statement.setString(i++, origin.stepName());
       for (int t = 0; t < Total.values().length; t++) {
         statement.setLong(i++, 0);
       }
@@ -419,13 +420,14 @@ public final class RunRecords {
         RunType.valueOf(rows.getString("run_type")),
         RunStatus.valueOf(rows.getString("status")),
         rows.getString("message"),
-        rows.getString("initiator_type"),
-        rows.getString("initiator_id"),
-        rows.getString("initiator_name"),
-        rows.getString("execution_id"),
-        rows.getString("schedule_id"),
-        stepIndexOrNull,
-        rows.getString("step_name"),
+        new RunOrigin(
+            rows.getString("initiator_type"),
+            rows.getString("initiator_id"),
+            rows.getString("initiator_name"),
+            rows.getString("execution_id"),
+            rows.getString("schedule_id"),
+            stepIndexOrNull,
+            rows.getString("step_name")),
         rows.getInt("attempts"),
         rows.getLong("objects_to_process"),
         rows.getLong("objects_processed"),

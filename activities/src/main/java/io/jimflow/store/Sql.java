@@ -138,6 +138,32 @@ final class Sql {
     return deleteIn(connection, table, "id", column(connection, select, Object.class, binder));
   }
 
+  /**
+   * Runs one statement for every row, in one JDBC batch; prepares nothing for no rows.
+   *
+   * @param binder sets the statement's parameters for one row
+   */
+  static <T> void batch(
+      Connection connection, String sql, Collection<? extends T> rows, RowBinder<T> binder)
+      throws SQLException {
+    if (rows.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (T row : rows) {
+        binder.bind(statement, row);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+
+  /** Sets a statement's parameters for one row of a batch. */
+  @FunctionalInterface
+  interface RowBinder<T> {
+    void bind(PreparedStatement statement, T row) throws SQLException;
+  }
+
   /** Sets a statement's parameters. */
   @FunctionalInterface
   interface Binder {

@@ -22,53 +22,32 @@ import org.slf4j.LoggerFactory;
  * <p>A handler that is given up (Killed after its grace period, an attempt the server gave up, a
  * WorkItemFinished past its limit) is stopped in three steps: its writes through the context are
  * refused from then on ({@link WorkItemFencedException}), its thread is interrupted, and if it has
- * not ended after {@code stopWait} the activity returns without it, so its slot is free, and the
- * thread is reported in {@link RunawayHandlers} (the worker is unhealthy while it runs).
+ * not ended after its {@link WorkItemTimings#stopWait() stop wait} the activity returns without it,
+ * so its slot is free, and the thread is reported in {@link RunawayHandlers} (the worker is
+ * unhealthy while it runs).
  */
 public final class WorkItemActivitiesImpl implements WorkItemActivities {
-
-  /** Default for how long an interrupted handler has to stop before its slot is released. */
-  public static final Duration DEFAULT_STOP_WAIT = Duration.ofSeconds(10);
-
-  /** Seed 003: WorkItemFinished is limited to one minute (also its StartToClose timeout). */
-  public static final Duration FINISHED_LIMIT = Duration.ofMinutes(1);
 
   private static final Logger log = LoggerFactory.getLogger(WorkItemActivitiesImpl.class);
 
   private final WorkItemHandlerRegistry handlers;
   private final WorkItemControl control;
-  private final Duration watchInterval;
-  private final Duration stopWait;
-  private final Duration finishedLimit;
+  private final WorkItemTimings timings;
   private final RunawayHandlers runaways;
 
   /**
-   * @param watchInterval how often a running item heartbeats and looks for WorkItemShouldFinish;
-   *     keep it well below the items' heartbeat timeout
-   */
-  public WorkItemActivitiesImpl(
-      WorkItemHandlerRegistry handlers, WorkItemControl control, Duration watchInterval) {
-    this(
-        handlers, control, watchInterval, DEFAULT_STOP_WAIT, FINISHED_LIMIT, new RunawayHandlers());
-  }
-
-  /**
-   * @param stopWait how long an interrupted handler has to end before the activity returns without
-   *     it and reports it in {@code runaways}
-   * @param finishedLimit WorkItemFinished's limit; at most its StartToClose timeout (one minute)
+   * @param timings how often running items are watched, how long an interrupted handler has to end
+   *     before the activity returns without it and reports it in {@code runaways}, and
+   *     WorkItemFinished's limit
    */
   public WorkItemActivitiesImpl(
       WorkItemHandlerRegistry handlers,
       WorkItemControl control,
-      Duration watchInterval,
-      Duration stopWait,
-      Duration finishedLimit,
+      WorkItemTimings timings,
       RunawayHandlers runaways) {
     this.handlers = handlers;
     this.control = control;
-    this.watchInterval = watchInterval;
-    this.stopWait = stopWait;
-    this.finishedLimit = finishedLimit;
+    this.timings = timings;
     this.runaways = runaways;
   }
 
@@ -113,7 +92,8 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
     StoppableCall<WorkItemRunOutcome> call =
         StoppableCall.start(
             "work-item-" + grant.kind() + "-" + grant.guid(), () -> handler.get().run(item));
-    watcher.scheduleWithFixedDelay(item::watch, 0, watchInterval.toMillis(), TimeUnit.MILLISECONDS);
+    watcher.scheduleWithFixedDelay(
+        item::watch, 0, timings.watchInterval().toMillis(), TimeUnit.MILLISECONDS);
     try {
       awaitEndOrFence(call, item);
       if (!call.isDone()) {
@@ -163,7 +143,7 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
         grant.instance(),
         item.fencedReason());
     call.interrupt();
-    if (!call.awaitEnd(stopWait)) {
+    if (!call.awaitEnd(timings.stopWait())) {
       runaways.add(grant.guid(), grant.kind(), grant.instance(), "run", call.thread());
     }
     return abandonedResult(item);
@@ -225,7 +205,7 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
             input.guid(),
             input.instance(),
             limit);
-        if (!call.awaitEnd(stopWait)) {
+        if (!call.awaitEnd(timings.stopWait())) {
           runaways.add(input.guid(), input.kind(), input.instance(), "finished", call.thread());
         }
       }
@@ -256,10 +236,11 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
 
   /** The configured limit, never beyond the activity's StartToClose timeout. */
   private Duration finishedLimit() {
+    Duration limit = timings.finishedLimit();
     Duration startToClose = Activity.getExecutionContext().getInfo().getStartToCloseTimeout();
     if (startToClose == null || startToClose.isZero() || startToClose.isNegative()) {
-      return finishedLimit;
+      return limit;
     }
-    return startToClose.compareTo(finishedLimit) < 0 ? startToClose : finishedLimit;
+    return startToClose.compareTo(limit) < 0 ? startToClose : limit;
   }
 }

@@ -10,6 +10,7 @@ import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
 import io.jimflow.store.NewRunRecord;
 import io.jimflow.store.RunItem;
+import io.jimflow.store.RunOrigin;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunStatus;
 import io.jimflow.store.RunType;
@@ -153,13 +154,7 @@ final class MaintenanceData {
                           "hr",
                           "full-import",
                           RunType.FullImport,
-                          "User",
-                          "ada",
-                          "Ada",
-                          null,
-                          null,
-                          null,
-                          null));
+                          new RunOrigin("User", "ada", "Ada", null, null, null, null)));
               List<RunItem> list = new ArrayList<>();
               for (int i = 0; i < items; i++) {
                 list.add(new RunItem("row " + i, null, null, ChangeType.Added, null, null));
@@ -182,13 +177,14 @@ final class MaintenanceData {
                     system,
                     "full-import",
                     RunType.FullImport,
-                    "Schedule",
-                    "nightly",
-                    "Nightly",
-                    executionId,
-                    "nightly",
-                    0,
-                    "Full Import")));
+                    new RunOrigin(
+                        "Schedule",
+                        "nightly",
+                        "Nightly",
+                        executionId,
+                        "nightly",
+                        0,
+                        "Full Import"))));
   }
 
   String inProgressRun() {
@@ -200,13 +196,8 @@ final class MaintenanceData {
                     "hr",
                     "full-import",
                     RunType.FullImport,
-                    "Schedule",
-                    "nightly",
-                    "Nightly",
-                    "exec",
-                    "nightly",
-                    0,
-                    "Full Import")));
+                    new RunOrigin(
+                        "Schedule", "nightly", "Nightly", "exec", "nightly", 0, "Full Import"))));
   }
 
   long count(String sql) {

@@ -37,13 +37,8 @@ abstract class StoreContractTest {
         "hr",
         "full-import",
         RunType.FullImport,
-        "Schedule",
-        "nightly",
-        "Nightly HR Sync",
-        "exec-1",
-        "nightly",
-        0,
-        "HR full import");
+        new RunOrigin(
+            "Schedule", "nightly", "Nightly HR Sync", "exec-1", "nightly", 0, "HR full import"));
   }
 
   @Test
@@ -150,13 +145,14 @@ abstract class StoreContractTest {
               "directory",
               "delta-import",
               RunType.DeltaImport,
-              "Schedule",
-              "nightly",
-              "Nightly HR Sync",
-              "exec-" + i,
-              "nightly",
-              0,
-              "Directory delta import");
+              new RunOrigin(
+                  "Schedule",
+                  "nightly",
+                  "Nightly HR Sync",
+                  "exec-" + i,
+                  "nightly",
+                  0,
+                  "Directory delta import"));
       store()
           .inTransaction(
               c -> {

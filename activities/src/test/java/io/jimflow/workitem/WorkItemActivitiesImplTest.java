@@ -97,9 +97,8 @@ class WorkItemActivitiesImplTest {
         new WorkItemActivitiesImpl(
             new WorkItemHandlerRegistry(List.of(probe)),
             control,
-            Duration.ofMillis(20),
-            Duration.ofMillis(300),
-            Duration.ofMillis(500),
+            new WorkItemTimings(
+                Duration.ofMillis(20), Duration.ofMillis(300), Duration.ofMillis(500)),
             runaways));
     activities =
         env.newActivityStub(

@@ -45,10 +45,7 @@ final class WorkItemHarness implements AutoCloseable {
 
   WorkItemHarness(Duration watchInterval, int runSlots) {
     this(
-        watchInterval,
-        runSlots,
-        WorkItemActivitiesImpl.DEFAULT_STOP_WAIT,
-        WorkItemActivitiesImpl.FINISHED_LIMIT);
+        watchInterval, runSlots, WorkItemTimings.DEFAULT_STOP_WAIT, WorkItemTimings.FINISHED_LIMIT);
   }
 
   /**
@@ -85,9 +82,7 @@ final class WorkItemHarness implements AutoCloseable {
         new WorkItemActivitiesImpl(
             new WorkItemHandlerRegistry(List.of(handler)),
             new TemporalWorkItemControl(client),
-            watchInterval,
-            stopWait,
-            finishedLimit,
+            new WorkItemTimings(watchInterval, stopWait, finishedLimit),
             runaways));
     runWorkers.start();
   }

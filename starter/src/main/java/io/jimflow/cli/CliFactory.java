@@ -2,7 +2,10 @@ package io.jimflow.cli;
 
 import picocli.CommandLine;
 
-/** Creates command objects, giving those that talk to Temporal the {@link ClientFactory}. */
+/**
+ * Creates command objects (and their mixins) as picocli does, giving the {@link ConnectionOptions}
+ * of commands that talk to Temporal the {@link ClientFactory} to connect with.
+ */
 final class CliFactory implements CommandLine.IFactory {
 
   private final ClientFactory clients;
@@ -13,10 +16,10 @@ final class CliFactory implements CommandLine.IFactory {
 
   @Override
   public <K> K create(Class<K> type) throws Exception {
-    try {
-      return type.getDeclaredConstructor(ClientFactory.class).newInstance(clients);
-    } catch (NoSuchMethodException noClientNeeded) {
-      return CommandLine.defaultFactory().create(type);
+    K created = CommandLine.defaultFactory().create(type);
+    if (created instanceof ConnectionOptions connection) {
+      connection.clients = clients;
     }
+    return created;
   }
 }

@@ -1,6 +1,7 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.ConnectionSettings;
+import io.jimflow.client.JimflowClient;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -46,7 +47,15 @@ public class ConnectionOptions {
       description = "On failure, print the stack trace after the one-line message.")
   boolean verbose;
 
+  /** How to connect; {@link CliFactory} gives it to the options it creates. */
+  ClientFactory clients;
+
   ConnectionSettings settings() {
     return new ConnectionSettings(address, namespace, tlsCert, tlsKey, apiKey);
+  }
+
+  /** Connects to Temporal as these options say. */
+  JimflowClient connect() {
+    return clients.connect(settings());
   }
 }

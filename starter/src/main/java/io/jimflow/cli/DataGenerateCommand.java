@@ -47,12 +47,6 @@ public class DataGenerateCommand implements Callable<Integer> {
       description = "Generate on a worker, as a workflow with heartbeat progress.")
   boolean onWorker;
 
-  private final ClientFactory clients;
-
-  public DataGenerateCommand(ClientFactory clients) {
-    this.clients = clients;
-  }
-
   @Option(names = "--people", required = true, description = "How many people (1 or more).")
   long people;
 
@@ -114,7 +108,7 @@ public class DataGenerateCommand implements Callable<Integer> {
       return JimflowCli.BAD_INPUT;
     }
     String user = System.getProperty("user.name", "unknown");
-    try (JimflowClient client = clients.connect(connection.settings())) {
+    try (JimflowClient client = connection.connect()) {
       String workflowId =
           client
               .maintenance()

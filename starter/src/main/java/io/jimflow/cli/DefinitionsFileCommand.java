@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** A command that reads the schedules file, validating all of it before it connects. */
@@ -20,17 +21,12 @@ abstract class DefinitionsFileCommand extends ClientCommand {
       description = "Schedules file (default ${DEFAULT-VALUE}).")
   Path file;
 
-  @Option(names = "--json", description = "Print the plan as one JSON document.")
-  boolean json;
+  @Mixin JsonOutput json;
 
   List<ScheduleDefinition> definitions;
 
   /** The scope the file owns: its {@code scope:} key, or else its base name. */
   String scope;
-
-  DefinitionsFileCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   void checkInput() {
@@ -40,7 +36,7 @@ abstract class DefinitionsFileCommand extends ClientCommand {
   }
 
   void printPlan(SchedulePlan plan, String heading) {
-    if (json) {
+    if (json.on()) {
       Map<String, Object> document = new LinkedHashMap<>();
       document.put("file", file.toString());
       document.put("scope", plan.scope());

@@ -32,7 +32,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "demo",
-    mixinStandardHelpOptions = true,
     description = {
       "Apply the example schedules, generate example HR people, run the Nightly HR Sync, change",
       "a few people and run the Hourly HR Delta Sync, then the Executable-only example, printing",
@@ -90,10 +89,6 @@ public class DemoCommand extends DefinitionsFileCommand {
 
   @Option(names = "--poll-interval", hidden = true, defaultValue = "PT0.5S")
   Duration pollInterval;
-
-  public DemoCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   int run(JimflowClient client) throws Exception {

@@ -7,16 +7,11 @@ import picocli.CommandLine.Parameters;
 /** {@code jimflow executions cancel ID}. */
 @Command(
     name = "cancel",
-    mixinStandardHelpOptions = true,
     description = "Cancel an execution: running steps end Cancelled, later steps are Skipped.")
 public class ExecutionCancelCommand extends ClientCommand {
 
   @Parameters(index = "0", paramLabel = "WORKFLOW-ID")
   String workflowId;
-
-  public ExecutionCancelCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   int run(JimflowClient client) {

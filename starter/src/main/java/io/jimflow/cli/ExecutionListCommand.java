@@ -8,12 +8,12 @@ import io.jimflow.schedule.ExecutionStatus;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code jimflow executions list [--schedule ID] [--status S] [--limit N] [--json]}. */
 @Command(
     name = "list",
-    mixinStandardHelpOptions = true,
     description =
         "List executions, newest first: Temporal's (its visibility lags a moment) and, through a"
             + " worker, the store's execution history for those Temporal no longer has.")
@@ -34,12 +34,7 @@ public class ExecutionListCommand extends ClientCommand {
       description = "At most this many (default ${DEFAULT-VALUE}).")
   int limit;
 
-  @Option(names = "--json", description = "Print one JSON document.")
-  boolean json;
-
-  public ExecutionListCommand(ClientFactory clients) {
-    super(clients);
-  }
+  @Mixin JsonOutput json;
 
   @Override
   void checkInput() {
@@ -60,7 +55,7 @@ public class ExecutionListCommand extends ClientCommand {
                   + ", so only executions Temporal still has are listed (not the store's"
                   + " execution history).");
     }
-    if (json) {
+    if (json.on()) {
       out().println(Json.write(Map.of("executions", executions)));
       return JimflowCli.OK;
     }

@@ -14,13 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code jimflow executions show ID [--json]}: an execution's status and every step's outcome. */
 @Command(
     name = "show",
-    mixinStandardHelpOptions = true,
     description =
         "Show an execution: its status and each step's status, attempts and message; from the"
             + " store's execution history once Temporal no longer has it.")
@@ -29,12 +28,7 @@ public class ExecutionShowCommand extends ClientCommand {
   @Parameters(index = "0", paramLabel = "WORKFLOW-ID")
   String workflowId;
 
-  @Option(names = "--json", description = "Print one JSON document.")
-  boolean json;
-
-  public ExecutionShowCommand(ClientFactory clients) {
-    super(clients);
-  }
+  @Mixin JsonOutput json;
 
   /**
    * An execution as shown: its JSON document, the heading of the text view, extra lines under the
@@ -55,7 +49,7 @@ public class ExecutionShowCommand extends ClientCommand {
     } catch (NotFoundException notInTemporal) {
       shown = fromStore(client.executions().stored(workflowId));
     }
-    if (json) {
+    if (json.on()) {
       out().println(Json.write(shown.document()));
       return JimflowCli.OK;
     }

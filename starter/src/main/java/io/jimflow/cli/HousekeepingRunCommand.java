@@ -10,15 +10,10 @@ import picocli.CommandLine.Command;
 /** {@code jimflow housekeeping run}: one cycle now, besides the built-in schedule's. */
 @Command(
     name = "run",
-    mixinStandardHelpOptions = true,
     description =
         "Run one housekeeping cycle now and print what it deleted and which stranded records"
             + " it finalized.")
 public class HousekeepingRunCommand extends MaintenanceCommand {
-
-  public HousekeepingRunCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   String start(MaintenanceClient maintenance, Initiator initiator) {

@@ -10,9 +10,6 @@ import picocli.CommandLine.Parameters;
     name = "cancel",
     description = "Cancel an item: removed before its start, asked to end while running.")
 public class ItemCancelCommand extends ItemCommand {
-  public ItemCancelCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Parameters(index = "0", description = "The item's guid.")
   String guid;
@@ -20,12 +17,9 @@ public class ItemCancelCommand extends ItemCommand {
   @Option(names = "--reason", defaultValue = "cancelled from the command line")
   String reason;
 
-  @Option(names = "--json")
-  boolean json;
-
   @Override
   int execute(WorkItemClient items) throws Exception {
-    print(items.cancel(guid, reason), json);
+    print(items.cancel(guid, reason));
     return JimflowCli.OK;
   }
 }

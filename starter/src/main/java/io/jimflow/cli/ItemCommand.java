@@ -5,9 +5,7 @@ import io.jimflow.client.WorkItemClient;
 import io.jimflow.workitem.WorkItemTransition;
 import io.jimflow.workitem.WorkItemView;
 import java.io.PrintWriter;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
+import picocli.CommandLine.Mixin;
 
 /**
  * A subcommand of {@code jimflow items}: schedule, move, cancel, show and list work items.
@@ -17,9 +15,7 @@ import java.time.format.DateTimeParseException;
  */
 abstract class ItemCommand extends ClientCommand {
 
-  ItemCommand(ClientFactory clients) {
-    super(clients);
-  }
+  @Mixin JsonOutput json;
 
   @Override
   final int run(JimflowClient client) throws Exception {
@@ -29,8 +25,8 @@ abstract class ItemCommand extends ClientCommand {
   abstract int execute(WorkItemClient items) throws Exception;
 
   /** Prints the item; exits 1 when it ended badly. */
-  int print(WorkItemView view, boolean json) {
-    if (json) {
+  int print(WorkItemView view) {
+    if (json.on()) {
       out().println(Json.write(view));
     } else {
       printView(out(), view);
@@ -61,39 +57,6 @@ abstract class ItemCommand extends ClientCommand {
       out.printf(
           "    %s  #%d  %-45s %s%n",
           t.at(), t.instance(), change, t.note() == null ? "" : t.note());
-    }
-  }
-
-  static Instant parseStart(String what, String text) {
-    if (text == null) {
-      return null;
-    }
-    try {
-      if (text.equals("now")) {
-        return Instant.now();
-      }
-      if (text.startsWith("+")) {
-        return Instant.now().plus(Duration.parse(text.substring(1)));
-      }
-      return Instant.parse(text);
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          what
-              + ": '"
-              + text
-              + "' is neither an ISO instant (2026-01-31T08:00:00Z), 'now', nor +duration (+PT10M)");
-    }
-  }
-
-  static Duration duration(String what, String text) {
-    if (text == null) {
-      return null;
-    }
-    try {
-      return Duration.parse(text);
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          what + ": '" + text + "' is not an ISO-8601 duration such as PT10M");
     }
   }
 }

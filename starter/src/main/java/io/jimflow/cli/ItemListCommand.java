@@ -10,9 +10,6 @@ import picocli.CommandLine.Option;
 /** {@code jimflow items list [--state S] [--kind K] [--json]}. */
 @Command(name = "list", description = "Items by state and/or kind (the current instance of each).")
 public class ItemListCommand extends ItemCommand {
-  public ItemListCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Option(names = "--state", description = "One of the 22 states, e.g. Running, Queued, Finished.")
   WorkItemState state;
@@ -20,13 +17,10 @@ public class ItemListCommand extends ItemCommand {
   @Option(names = "--kind", description = "A handler kind name.")
   String kind;
 
-  @Option(names = "--json")
-  boolean json;
-
   @Override
   int execute(WorkItemClient items) throws Exception {
     List<WorkItemSummary> listed = items.list(state, kind);
-    if (json) {
+    if (json.on()) {
       out().println(Json.write(listed));
     } else {
       out()

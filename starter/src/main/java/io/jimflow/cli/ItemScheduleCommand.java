@@ -5,6 +5,8 @@ import io.jimflow.workitem.WorkItemSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,9 +16,6 @@ import picocli.CommandLine.Option;
     name = "schedule",
     description = "Schedule an item, or replace the not-yet-started item with the same guid.")
 public class ItemScheduleCommand extends ItemCommand {
-  public ItemScheduleCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Option(names = "--guid", required = true, description = "The item's InstanceGuid.")
   String guid;
@@ -33,7 +32,7 @@ public class ItemScheduleCommand extends ItemCommand {
   @Option(
       names = "--start",
       description = "Planned start: an ISO instant, 'now', or '+' and an ISO duration (+PT10M).")
-  String start;
+  Instant start;
 
   @Option(
       names = "--suspended",
@@ -43,15 +42,15 @@ public class ItemScheduleCommand extends ItemCommand {
   @Option(
       names = "--expected-run-time",
       description = "ISO duration (default PT1M); orders the queue.")
-  String expectedRunTime;
+  Duration expectedRunTime;
 
   @Option(names = "--max-run-time", description = "ISO duration (default PT1H).")
-  String maxRunTime;
+  Duration maxRunTime;
 
   @Option(
       names = "--grace",
       description = "Grace period after should-finish, ISO duration (default PT1M).")
-  String grace;
+  Duration grace;
 
   @Option(names = "--max-restarts", description = "Timeout/error retries (default 3).")
   Integer maxRestarts;
@@ -59,18 +58,15 @@ public class ItemScheduleCommand extends ItemCommand {
   @Option(
       names = "--retry-delay",
       description = "ISO duration (default PT10S), plus a small jitter.")
-  String retryDelay;
+  Duration retryDelay;
 
   @Option(
       names = "--heartbeat-timeout",
       description = "ISO duration (default PT30S): how soon a crash is noticed.")
-  String heartbeatTimeout;
+  Duration heartbeatTimeout;
 
   @Option(names = "--predecessor", description = "Guid of an item that must end first.")
   String predecessor;
-
-  @Option(names = "--json", description = "Print the item as JSON.")
-  boolean json;
 
   private WorkItemSpec item;
 
@@ -107,13 +103,13 @@ public class ItemScheduleCommand extends ItemCommand {
                 guid,
                 kind,
                 state,
-                suspended ? null : parseStart("--start", start),
-                duration("--expected-run-time", expectedRunTime),
-                duration("--max-run-time", maxRunTime),
-                duration("--grace", grace),
+                suspended ? null : start,
+                expectedRunTime,
+                maxRunTime,
+                grace,
                 maxRestarts == null ? WorkItemSpec.DEFAULT : maxRestarts,
-                duration("--retry-delay", retryDelay),
-                duration("--heartbeat-timeout", heartbeatTimeout),
+                retryDelay,
+                heartbeatTimeout,
                 predecessor)
             .withDefaults();
     List<String> problems = item.problems();
@@ -124,7 +120,7 @@ public class ItemScheduleCommand extends ItemCommand {
 
   @Override
   int execute(WorkItemClient items) throws Exception {
-    print(items.schedule(item), json);
+    print(items.schedule(item));
     return JimflowCli.OK;
   }
 }

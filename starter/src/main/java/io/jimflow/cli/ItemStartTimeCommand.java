@@ -1,8 +1,8 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.WorkItemClient;
+import java.time.Instant;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code jimflow items start-time GUID (ISO|now|+PT10M)}. */
@@ -10,9 +10,6 @@ import picocli.CommandLine.Parameters;
     name = "start-time",
     description = "Move a planned item's start in place (also wakes a suspended item).")
 public class ItemStartTimeCommand extends ItemCommand {
-  public ItemStartTimeCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Parameters(index = "0", description = "The item's guid.")
   String guid;
@@ -20,14 +17,11 @@ public class ItemStartTimeCommand extends ItemCommand {
   @Parameters(
       index = "1",
       description = "An ISO instant, 'now', or '+' and an ISO duration (+PT10M).")
-  String start;
-
-  @Option(names = "--json")
-  boolean json;
+  Instant start;
 
   @Override
   int execute(WorkItemClient items) throws Exception {
-    print(items.changeStartTime(guid, parseStart("start", start)), json);
+    print(items.changeStartTime(guid, start));
     return JimflowCli.OK;
   }
 }

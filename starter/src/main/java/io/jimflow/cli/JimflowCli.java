@@ -53,7 +53,8 @@ public class JimflowCli {
   private static CommandLine commandLine(ClientFactory clients, Predicate<String> named) {
     CommandLine root = new CommandLine(new JimflowCli(), new CliFactory(clients));
     CommandTree.addCommands(root, named);
-    // Set after the tree is built: picocli hands both to the subcommands present at the call.
+    // Set after the tree is built: picocli hands these to the subcommands present at the call.
+    TimeValues.register(root);
     return root.setCaseInsensitiveEnumValuesAllowed(true)
         .setExitCodeExceptionMapper(new ExitCodes())
         .setExecutionExceptionHandler(new FailureReport());

@@ -6,6 +6,7 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,12 +19,7 @@ abstract class MaintenanceCommand extends ClientCommand {
   @Option(names = "--no-wait", description = "Print the workflow id and return without waiting.")
   boolean noWait;
 
-  @Option(names = "--json", description = "Print the result as one JSON document.")
-  boolean json;
-
-  MaintenanceCommand(ClientFactory clients) {
-    super(clients);
-  }
+  @Mixin JsonOutput json;
 
   @Override
   final int run(JimflowClient client) {
@@ -33,11 +29,13 @@ abstract class MaintenanceCommand extends ClientCommand {
     if (noWait) {
       out()
           .println(
-              json ? Json.write(Map.of("workflowId", workflowId)) : "Started " + workflowId + ".");
+              json.on()
+                  ? Json.write(Map.of("workflowId", workflowId))
+                  : "Started " + workflowId + ".");
       return JimflowCli.OK;
     }
     Map<String, Object> result = await(maintenance, workflowId);
-    if (json) {
+    if (json.on()) {
       Map<String, Object> document = new LinkedHashMap<>();
       document.put("workflowId", workflowId);
       document.putAll(result);

@@ -5,14 +5,12 @@ import io.jimflow.runrecords.RunItemView;
 import io.jimflow.runrecords.RunRecordsAnswer;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code jimflow runs items <id> [--errors] [--limit N] [--json]}. */
-@Command(
-    name = "items",
-    mixinStandardHelpOptions = true,
-    description = "List a run record's run items in the order written.")
+@Command(name = "items", description = "List a run record's run items in the order written.")
 public class RunRecordItemsCommand extends ClientCommand {
 
   @Parameters(index = "0", paramLabel = "RUN-RECORD-ID")
@@ -27,17 +25,12 @@ public class RunRecordItemsCommand extends ClientCommand {
       description = "At most N (default ${DEFAULT-VALUE}).")
   int limit;
 
-  @Option(names = "--json", description = "Print one JSON document.")
-  boolean json;
-
-  public RunRecordItemsCommand(ClientFactory clients) {
-    super(clients);
-  }
+  @Mixin JsonOutput json;
 
   @Override
   int run(JimflowClient client) {
     RunRecordsAnswer answer = client.runRecords().items(id, errorsOnly, limit);
-    if (json) {
+    if (json.on()) {
       out().println(Json.write(Map.of("runRecordId", id, "items", answer.items())));
       return JimflowCli.OK;
     }

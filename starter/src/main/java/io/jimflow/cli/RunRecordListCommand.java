@@ -5,13 +5,11 @@ import io.jimflow.runrecords.RunRecordView;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code jimflow runs list [--system S] [--status S] [--limit N] [--json]}. */
-@Command(
-    name = "list",
-    mixinStandardHelpOptions = true,
-    description = "List run records, newest first.")
+@Command(name = "list", description = "List run records, newest first.")
 public class RunRecordListCommand extends ClientCommand {
 
   @Option(names = "--system", paramLabel = "ID", description = "Only this connected system's.")
@@ -31,17 +29,12 @@ public class RunRecordListCommand extends ClientCommand {
       description = "At most N (default ${DEFAULT-VALUE}).")
   int limit;
 
-  @Option(names = "--json", description = "Print one JSON document.")
-  boolean json;
-
-  public RunRecordListCommand(ClientFactory clients) {
-    super(clients);
-  }
+  @Mixin JsonOutput json;
 
   @Override
   int run(JimflowClient client) {
     List<RunRecordView> records = client.runRecords().list(system, status, limit);
-    if (json) {
+    if (json.on()) {
       out().println(Json.write(Map.of("runs", records)));
       return JimflowCli.OK;
     }

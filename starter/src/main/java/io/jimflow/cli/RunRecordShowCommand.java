@@ -7,13 +7,13 @@ import io.jimflow.runrecords.RunRecordsAnswer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code jimflow runs show <id> [--json]}: a record's totals and its first items, errors first. */
 @Command(
     name = "show",
-    mixinStandardHelpOptions = true,
     description = "Show a run record: status, totals and its first run items, errors first.")
 public class RunRecordShowCommand extends ClientCommand {
 
@@ -26,18 +26,13 @@ public class RunRecordShowCommand extends ClientCommand {
       description = "Items to show (default ${DEFAULT-VALUE}).")
   int items;
 
-  @Option(names = "--json", description = "Print one JSON document.")
-  boolean json;
-
-  public RunRecordShowCommand(ClientFactory clients) {
-    super(clients);
-  }
+  @Mixin JsonOutput json;
 
   @Override
   int run(JimflowClient client) {
     RunRecordsAnswer answer = client.runRecords().show(id, items);
     RunRecordView r = answer.records().get(0);
-    if (json) {
+    if (json.on()) {
       Map<String, Object> document = new LinkedHashMap<>();
       document.put("run", r);
       document.put("items", answer.items());

@@ -7,17 +7,12 @@ import picocli.CommandLine.Command;
 /** {@code jimflow schedules apply -f FILE}: makes the deployed schedules match the file. */
 @Command(
     name = "apply",
-    mixinStandardHelpOptions = true,
     description = {
       "Create, update and delete the file's Temporal Schedules to match it: only those of its",
       "scope (its 'scope:' key, default the file's base name); other files' are never touched.",
       "The whole file is validated first; with any problem nothing is changed (exit 2)."
     })
 public class ScheduleApplyCommand extends DefinitionsFileCommand {
-
-  public ScheduleApplyCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   int run(JimflowClient client) {

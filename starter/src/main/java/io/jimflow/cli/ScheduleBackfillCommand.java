@@ -13,7 +13,6 @@ import picocli.CommandLine.Option;
 /** {@code jimflow schedules backfill ID --from T --to T}. */
 @Command(
     name = "backfill",
-    mixinStandardHelpOptions = true,
     description = {
       "Run every start the schedule would have made between --from and --to, one after another.",
       "Times are ISO-8601: 2026-01-31T02:00:00Z, 2026-01-31T02:00+01:00, or a date (midnight UTC)."
@@ -25,10 +24,6 @@ public class ScheduleBackfillCommand extends ScheduleIdCommand {
 
   @Option(names = "--to", required = true, paramLabel = "TIME", converter = TimeConverter.class)
   Instant to;
-
-  public ScheduleBackfillCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   void checkInput() {

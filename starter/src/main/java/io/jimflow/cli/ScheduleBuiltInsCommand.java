@@ -11,16 +11,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "built-ins",
-    mixinStandardHelpOptions = true,
     description = {
       "Create the built-in housekeeping and history retention schedules if they are missing.",
       "Existing ones are left as they are (a re-timing or pause is kept)."
     })
 public class ScheduleBuiltInsCommand extends ClientCommand {
-
-  public ScheduleBuiltInsCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   int run(JimflowClient client) {

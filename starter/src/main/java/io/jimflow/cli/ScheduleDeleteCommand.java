@@ -7,7 +7,6 @@ import picocli.CommandLine.Option;
 /** {@code jimflow schedules delete ID}. */
 @Command(
     name = "delete",
-    mixinStandardHelpOptions = true,
     description = {
       "Delete a schedule; runs it started go on. The next apply recreates it if the file still has"
           + " it."
@@ -16,10 +15,6 @@ public class ScheduleDeleteCommand extends ScheduleIdCommand {
 
   @Option(names = "--force", description = "Also delete a schedule jimflow did not create.")
   boolean force;
-
-  public ScheduleDeleteCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   String act(JimflowClient client) {

@@ -9,10 +9,6 @@ abstract class ScheduleIdCommand extends ClientCommand {
   @Parameters(index = "0", paramLabel = "SCHEDULE-ID", description = "The schedule's id.")
   String scheduleId;
 
-  ScheduleIdCommand(ClientFactory clients) {
-    super(clients);
-  }
-
   @Override
   final int run(JimflowClient client) {
     out().println(act(client));

@@ -6,20 +6,19 @@ import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code jimflow schedules list}: every schedule with its trigger, state, last and next runs. */
 @Command(
     name = "list",
-    mixinStandardHelpOptions = true,
     description = {
       "List schedules: scope, trigger, time zone, paused, last run and its status, next runs.",
       "Right after an apply it shows what the apply did."
     })
 public class ScheduleListCommand extends ClientCommand {
 
-  @Option(names = "--json", description = "Print one JSON document.")
-  boolean json;
+  @Mixin JsonOutput json;
 
   @Option(
       names = "--scope",
@@ -27,17 +26,13 @@ public class ScheduleListCommand extends ClientCommand {
       description = "Only the schedules of this scope (a schedules file's 'scope:').")
   String scope;
 
-  public ScheduleListCommand(ClientFactory clients) {
-    super(clients);
-  }
-
   @Override
   int run(JimflowClient client) {
     List<ScheduleSummary> schedules =
         client.schedules().list().stream()
             .filter(s -> scope == null || scope.equals(s.scope()))
             .toList();
-    if (json) {
+    if (json.on()) {
       out().println(Json.write(java.util.Map.of("schedules", schedules)));
       return JimflowCli.OK;
     }

@@ -4,15 +4,8 @@ import io.jimflow.client.JimflowClient;
 import picocli.CommandLine.Command;
 
 /** {@code jimflow schedules pause ID}. */
-@Command(
-    name = "pause",
-    mixinStandardHelpOptions = true,
-    description = "Pause a schedule: it starts nothing until resumed.")
+@Command(name = "pause", description = "Pause a schedule: it starts nothing until resumed.")
 public class SchedulePauseCommand extends ScheduleIdCommand {
-
-  public SchedulePauseCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   String act(JimflowClient client) {

@@ -7,13 +7,8 @@ import picocli.CommandLine.Command;
 /** {@code jimflow schedules plan -f FILE}: shows what apply would change, changes nothing. */
 @Command(
     name = "plan",
-    mixinStandardHelpOptions = true,
     description = "Show what 'apply' would create, update and delete; change nothing.")
 public class SchedulePlanCommand extends DefinitionsFileCommand {
-
-  public SchedulePlanCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   int run(JimflowClient client) {

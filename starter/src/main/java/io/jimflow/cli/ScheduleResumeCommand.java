@@ -4,15 +4,8 @@ import io.jimflow.client.JimflowClient;
 import picocli.CommandLine.Command;
 
 /** {@code jimflow schedules resume ID}. */
-@Command(
-    name = "resume",
-    mixinStandardHelpOptions = true,
-    description = "Resume a paused schedule.")
+@Command(name = "resume", description = "Resume a paused schedule.")
 public class ScheduleResumeCommand extends ScheduleIdCommand {
-
-  public ScheduleResumeCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   String act(JimflowClient client) {

@@ -6,16 +6,11 @@ import picocli.CommandLine.Command;
 /** {@code jimflow schedules trigger ID}. */
 @Command(
     name = "trigger",
-    mixinStandardHelpOptions = true,
     description = {
       "Start a scheduled run now, as if its time had come.",
       "The schedule's overlap policy applies: with skip, nothing starts while a run is open."
     })
 public class ScheduleTriggerCommand extends ScheduleIdCommand {
-
-  public ScheduleTriggerCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   String act(JimflowClient client) {

@@ -13,16 +13,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "setup",
-    mixinStandardHelpOptions = true,
     description = {
       "Register jimflow's search attributes (with their types) in the namespace; idempotent.",
       "Exits 1 when one exists with another type, naming the commands that fix it."
     })
 public class SetupCommand extends ClientCommand {
-
-  public SetupCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   int run(JimflowClient client) {

@@ -23,7 +23,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "start",
-    mixinStandardHelpOptions = true,
     description = {
       "Start an execution of a schedule now and print its workflow id.",
       "The definition comes from -f FILE, or else from the deployed schedule.",
@@ -52,10 +51,6 @@ public class StartCommand extends ClientCommand {
   Duration pollInterval;
 
   private ScheduleDefinition fromFile;
-
-  public StartCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   void checkInput() {

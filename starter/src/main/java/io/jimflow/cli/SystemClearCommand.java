@@ -12,7 +12,6 @@ import picocli.CommandLine.Parameters;
 /** {@code jimflow systems clear ID [--delete-history]}. */
 @Command(
     name = "clear",
-    mixinStandardHelpOptions = true,
     description = {
       "Delete a connected system's objects and their pending exports; the system stays configured.",
       "Its run profiles refuse to run meanwhile. Exit 1 if the clear failed."
@@ -26,10 +25,6 @@ public class SystemClearCommand extends MaintenanceCommand {
       names = "--delete-history",
       description = "Also delete the change history of its objects.")
   boolean deleteHistory;
-
-  public SystemClearCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   String start(MaintenanceClient maintenance, Initiator initiator) {

@@ -9,7 +9,6 @@ import picocli.CommandLine.Parameters;
 /** {@code jimflow systems delete ID}. */
 @Command(
     name = "delete",
-    mixinStandardHelpOptions = true,
     description = {
       "Delete a connected system: first mark the metaverse objects it alone kept alive for deletion",
       "(deletion rules and grace period), then delete its objects, pending exports and run profiles.",
@@ -20,10 +19,6 @@ public class SystemDeleteCommand extends MaintenanceCommand {
 
   @Parameters(index = "0", paramLabel = "ID", description = "The connected system's id.")
   String system;
-
-  public SystemDeleteCommand(ClientFactory clients) {
-    super(clients);
-  }
 
   @Override
   String start(MaintenanceClient maintenance, Initiator initiator) {

@@ -200,5 +200,10 @@ class ItemsCommandTest {
 
     assertThat(code).isEqualTo(2);
     assertThat(offlineErr.toString()).contains("--max-restarts: must be 0 or more, was -5");
+
+    assertThat(offline.execute("items", "start-time", "x", "soon")).isEqualTo(2);
+    assertThat(offlineErr.toString())
+        .contains("jimflow: start: 'soon' is neither an ISO instant")
+        .doesNotContain("Usage:");
   }
 }

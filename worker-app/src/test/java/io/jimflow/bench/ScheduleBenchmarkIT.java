@@ -47,6 +47,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -106,8 +108,8 @@ class ScheduleBenchmarkIT {
       report.append("`  \nLoad average at start: ").append(loadAverage()).append("\n\n");
 
       // Warm-up: JIT and server caches, not measured.
-      runScheduleExecution(client, sequence("warmup", 100));
-      runBare(client, sequence("warmup", 100));
+      runScheduleExecutionId(client, sequence("warmup", 100));
+      runBareId(client, sequence("warmup", 100));
 
       report
           .append("| advancement | advances | p50 | p99 | max | server → worker (p50) |")
@@ -126,14 +128,18 @@ class ScheduleBenchmarkIT {
       List<Double> jimflowMs = new ArrayList<>();
       ScheduleDefinition shape = hrSyncShape(25);
       int groups = shape.steps().stream().mapToInt(StepDefinition::index).max().orElse(0) + 1;
+      Timed jimflowRun = null;
+      Timed bareRun = null;
       for (int round = 0; round < OVERHEAD_ROUNDS; round++) {
         // Alternating who goes first keeps a warming or cooling machine from favouring one side.
-        double jimflowFirst = round % 2 == 0 ? runScheduleExecution(client, shape) : 0;
-        double bareRun = runBare(client, shape);
-        double jimflowRun = round % 2 == 0 ? jimflowFirst : runScheduleExecution(client, shape);
-        bareMs.add(bareRun);
-        jimflowMs.add(jimflowRun);
-        ratios.add(jimflowRun / bareRun);
+        Timed jimflowFirst =
+            round % 2 == 0 ? timed(() -> runScheduleExecutionId(client, shape)) : null;
+        bareRun = timed(() -> runBareId(client, shape));
+        jimflowRun =
+            round % 2 == 0 ? jimflowFirst : timed(() -> runScheduleExecutionId(client, shape));
+        bareMs.add(bareRun.millis());
+        jimflowMs.add(jimflowRun.millis());
+        ratios.add(jimflowRun.millis() / bareRun.millis());
       }
       report.append(
           String.format(
@@ -144,7 +150,10 @@ class ScheduleBenchmarkIT {
                   + "| ScheduleExecutionWorkflow | %.0f ms | %.0f ms | %.0f ms |%n"
                   + "| ratio per round | %.2f× | %.2f× | %.2f× |%n"
                   + "| ratio of the medians | %.2f× | | |%n"
-                  + "| difference of the medians per group | %.1f ms | | |%n",
+                  + "| difference of the medians per group | %.1f ms | | |%n"
+                  + "%n| history events per execution (last round) | all | workflow tasks |"
+                  + " activities | search attribute upserts | timers |%n|---|---|---|---|---|---|%n"
+                  + "%s%s",
               shape.steps().size(),
               groups,
               OVERHEAD_ROUNDS,
@@ -158,7 +167,9 @@ class ScheduleBenchmarkIT {
               Collections.min(ratios),
               Collections.max(ratios),
               percentile(jimflowMs, 50) / percentile(bareMs, 50),
-              (percentile(jimflowMs, 50) - percentile(bareMs, 50)) / groups));
+              (percentile(jimflowMs, 50) - percentile(bareMs, 50)) / groups,
+              eventCounts("bare workflow", client, bareRun.id()),
+              eventCounts("ScheduleExecutionWorkflow", client, jimflowRun.id())));
 
       List<Double> triggers = triggerLatencies(namespace, env, steps);
       report.append(
@@ -325,10 +336,29 @@ class ScheduleBenchmarkIT {
     return steps.spans.keySet().stream().filter(id -> id.startsWith(scheduleId + "-")).count();
   }
 
-  private static double runScheduleExecution(WorkflowClient client, ScheduleDefinition definition) {
+  /** An execution's id and its wall time from start to result. */
+  private record Timed(String id, double millis) {}
+
+  private static Timed timed(Supplier<String> run) {
     long start = System.nanoTime();
-    runScheduleExecutionId(client, definition);
-    return (System.nanoTime() - start) / 1e6;
+    String id = run.get();
+    return new Timed(id, (System.nanoTime() - start) / 1e6);
+  }
+
+  /** A report row: what one execution's history holds, by kind of event. */
+  private static String eventCounts(String name, WorkflowClient client, String id) {
+    List<HistoryEvent> events = client.fetchHistory(id).getEvents();
+    ToLongFunction<EventType> count =
+        type -> events.stream().filter(e -> e.getEventType() == type).count();
+    return String.format(
+        Locale.ROOT,
+        "| %s | %d | %d | %d | %d | %d |%n",
+        name,
+        events.size(),
+        count.applyAsLong(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
+        count.applyAsLong(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED),
+        count.applyAsLong(EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES),
+        count.applyAsLong(EventType.EVENT_TYPE_TIMER_STARTED));
   }
 
   private static String runScheduleExecutionId(
@@ -338,12 +368,6 @@ class ScheduleBenchmarkIT {
         ManualExecutions.newExecution(client, id).run(ManualExecutions.input(definition, BENCH));
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
     return id;
-  }
-
-  private static double runBare(WorkflowClient client, ScheduleDefinition definition) {
-    long start = System.nanoTime();
-    runBareId(client, definition);
-    return (System.nanoTime() - start) / 1e6;
   }
 
   private static String runBareId(WorkflowClient client, ScheduleDefinition definition) {

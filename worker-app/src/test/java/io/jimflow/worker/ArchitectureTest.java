@@ -2,18 +2,19 @@ package io.jimflow.worker;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static io.jimflow.worker.Modules.ACTIVITIES;
+import static io.jimflow.worker.Modules.STARTER;
+import static io.jimflow.worker.Modules.WORKER;
+import static io.jimflow.worker.Modules.WORKFLOWS;
+import static io.jimflow.worker.Modules.in;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import io.jimflow.worker.dev.TemporalCli;
+import com.tngtech.archunit.lang.ArchRule;
 import io.temporal.workflow.WorkflowInterface;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -25,26 +26,8 @@ import org.junit.jupiter.api.Test;
 /** The module rules of the README's module map, checked on the compiled classes of each module. */
 class ArchitectureTest {
 
-  private static final Path HOME = TemporalCli.projectHome().orElseThrow();
-
-  private static JavaClasses module(String name) {
-    return new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPath(HOME.resolve(name).resolve("target/classes"));
-  }
-
-  private static final JavaClasses WORKFLOWS = module("workflows");
-  private static final JavaClasses ACTIVITIES = module("activities");
-  private static final JavaClasses STARTER = module("starter");
-  private static final JavaClasses WORKER = module("worker-app");
-
   /** The configuration files' reader, shared by the starter and the activities. */
   private static final String CONFIG = "io.jimflow.config..";
-
-  private static DescribedPredicate<JavaClass> in(String description, JavaClasses module) {
-    Set<String> names = module.stream().map(JavaClass::getName).collect(Collectors.toSet());
-    return DescribedPredicate.describe(description, c -> names.contains(c.getName()));
-  }
 
   @Test
   void workflowsDependOnTheTemporalSdkOnly() {
@@ -67,7 +50,8 @@ class ArchitectureTest {
         .check(WORKFLOWS);
     noClasses()
         .should()
-        .dependOnClassesThat(in("classes of activities, starter or worker-app", union()))
+        .dependOnClassesThat(
+            in("classes of activities, starter or worker-app", ACTIVITIES, STARTER, WORKER))
         .check(WORKFLOWS);
   }
 
@@ -128,13 +112,17 @@ class ArchitectureTest {
    */
   @Test
   void onlyTheStoreTouchesJdbc() {
-    noClasses()
-        .that()
-        .resideOutsideOfPackages("io.jimflow.store..", "io.jimflow.worker.store..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage("java.sql..", "javax.sql..")
-        .check(union());
+    ArchRule rule =
+        noClasses()
+            .that()
+            .resideOutsideOfPackages("io.jimflow.store..", "io.jimflow.worker.store..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("java.sql..", "javax.sql..");
+    rule.check(WORKFLOWS);
+    rule.check(ACTIVITIES);
+    rule.check(STARTER);
+    rule.check(WORKER);
   }
 
   /**
@@ -245,14 +233,5 @@ class ArchitectureTest {
           .forEach(todo::add);
     }
     return Set.copyOf(seen.values());
-  }
-
-  private static JavaClasses union() {
-    return new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPaths(
-            HOME.resolve("activities/target/classes"),
-            HOME.resolve("starter/target/classes"),
-            HOME.resolve("worker-app/target/classes"));
   }
 }

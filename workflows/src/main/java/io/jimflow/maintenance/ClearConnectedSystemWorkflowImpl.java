@@ -1,35 +1,20 @@
 package io.jimflow.maintenance;
 
 import io.jimflow.maintenance.MaintenanceActivities.ClearSystemRequest;
-import io.jimflow.resource.ResourceLocks;
-import io.jimflow.resource.ResourceNotice;
-import io.temporal.workflow.Workflow;
+import java.util.Map;
 
 /** See {@link ClearConnectedSystemWorkflow}. */
-public class ClearConnectedSystemWorkflowImpl implements ClearConnectedSystemWorkflow {
+public class ClearConnectedSystemWorkflowImpl extends SystemWorkflow
+    implements ClearConnectedSystemWorkflow {
 
-  private final MaintenanceActivities activities =
-      Workflow.newActivityStub(MaintenanceActivities.class, MaintenanceOptions.LONG);
-  private final ResourceLocks locks = new ResourceLocks();
-
-  @Override
-  public void resourceNotice(ResourceNotice notice) {
-    locks.onNotice(notice);
+  public ClearConnectedSystemWorkflowImpl() {
+    super(MaintenanceKind.ClearConnectedSystem, SystemOperation.Clearing, false);
   }
 
   @Override
-  public SystemMaintenanceResult run(SystemMaintenanceInput input) {
-    return new SystemTask()
-        .run(
-            MaintenanceKind.ClearConnectedSystem,
-            SystemOperation.Clearing,
-            input,
-            locks,
-            false,
-            (runRecordId, totals) ->
-                totals.putAll(
-                    activities.clearConnectedSystem(
-                        new ClearSystemRequest(
-                            input.connectedSystem(), input.deleteHistory(), runRecordId))));
+  void work(SystemMaintenanceInput input, String runRecordId, Map<String, Long> totals) {
+    totals.putAll(
+        activities.clearConnectedSystem(
+            new ClearSystemRequest(input.connectedSystem(), input.deleteHistory(), runRecordId)));
   }
 }

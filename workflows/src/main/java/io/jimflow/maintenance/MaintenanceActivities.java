@@ -3,6 +3,7 @@ package io.jimflow.maintenance;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
+import io.temporal.failure.ApplicationFailure;
 import java.time.Instant;
 import java.util.Map;
 
@@ -18,6 +19,14 @@ public interface MaintenanceActivities {
 
   /** Failure type: another maintenance operation or a run profile holds the connected system. */
   String SYSTEM_BUSY = "ConnectedSystemBusy";
+
+  /**
+   * The non-retryable failure ({@link #SYSTEM_BUSY}) of a run profile or a maintenance task that a
+   * hold on its connected system refused.
+   */
+  static ApplicationFailure systemBusy(String message) {
+    return ApplicationFailure.newNonRetryableFailure(message, SYSTEM_BUSY);
+  }
 
   /**
    * Deletes the MVOs whose grace period has passed, at most the cycle's cap: creates the

@@ -18,9 +18,11 @@ import java.util.Set;
 import org.slf4j.Logger;
 
 /**
- * Keeps an execution's record in the store current: once when it starts, once before each later
- * step group (with the step records of the group that ended) and once when it ends (with the last
- * group's and the skipped steps' records): a schedule of n groups costs n + 1 writes.
+ * Keeps an execution's record in the store current: once when it starts, when a later step group
+ * starts (with the step records that ended since the last write) and once when it ends (with the
+ * remaining and the skipped steps' records). Executions begun before {@link GroupPublisher} write
+ * before every later group (n + 1 writes for n groups); newer ones at most once a second while
+ * groups start, plus the first and the last write.
  *
  * <p>The writes are activities in detached scopes, so a cancelled execution still records how it
  * ended, and they are not awaited until the end, so they never hold up the next group. A write that

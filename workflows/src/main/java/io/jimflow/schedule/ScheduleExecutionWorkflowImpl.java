@@ -24,9 +24,10 @@ import org.slf4j.Logger;
  *
  * <p>It keeps the search attributes {@code JimflowScheduleId}, {@code JimflowStatus} (an {@link
  * ExecutionStatus} name) and {@code JimflowStepGroup} (the 1-based position of the group under way,
- * as in "group 2 of 4"; 0 before the first) current, and shows the step rail as current details. A
- * group starts at most {@code maxParallelSteps} of its steps at once and starts the next as soon as
- * one ends; the {@link StepDispatcher} runs each step and writes its end on the {@link StepBoard}.
+ * as in "group 2 of 4"; updated at most once a second, see {@link GroupPublisher}) current, and
+ * shows the step rail as current details (every change: the rail costs no history event). A group
+ * starts at most {@code maxParallelSteps} of its steps at once and starts the next as soon as one
+ * ends; the {@link StepDispatcher} runs each step and writes its end on the {@link StepBoard}.
  *
  * <p>A RunProfile step first takes the resources it touches (its connected system; the metaverse
  * for a synchronisation) from their {@code ResourceLockWorkflow}s and gives them back when it ends,
@@ -53,6 +54,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   private StepDispatcher steps;
   private boolean railStale;
   private ExecutionHistory history;
+  private GroupPublisher publisher;
   private Instant startedAt;
 
   @Override
@@ -82,10 +84,15 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
             exclusionVersion >= 1,
             () -> railStale = true,
             this::showRail);
-    Workflow.upsertTypedSearchAttributes(
-        JimflowSearchAttributes.SCHEDULE_ID.valueSet(definition.id()),
-        JimflowSearchAttributes.STATUS.valueSet(status.name()),
-        JimflowSearchAttributes.STEP_GROUP.valueSet(0L));
+    if (Workflow.getVersion(GroupPublisher.CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      publisher = new GroupPublisher(this::recordHistory);
+      publisher.open(definition.id(), status);
+    } else {
+      Workflow.upsertTypedSearchAttributes(
+          JimflowSearchAttributes.SCHEDULE_ID.valueSet(definition.id()),
+          JimflowSearchAttributes.STATUS.valueSet(status.name()),
+          JimflowSearchAttributes.STEP_GROUP.valueSet(0L));
+    }
     railStale = true;
 
     boolean cancelled = false;
@@ -97,14 +104,20 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
         cancelled = true;
         break;
       }
-      if (g > 0) {
-        // The groups that ended; the last group's steps go with the execution's end.
-        recordHistory();
-      }
       StepGroup group = plan.groups().get(g);
       currentGroup = g + 1;
-      Workflow.upsertTypedSearchAttributes(
-          JimflowSearchAttributes.STEP_GROUP.valueSet((long) currentGroup));
+      if (publisher != null) {
+        if (g > 0) {
+          publisher.groupStarted(currentGroup);
+        }
+      } else {
+        if (g > 0) {
+          // The groups that ended; the last group's steps go with the execution's end.
+          recordHistory();
+        }
+        Workflow.upsertTypedSearchAttributes(
+            JimflowSearchAttributes.STEP_GROUP.valueSet((long) currentGroup));
+      }
       railStale = true;
       try {
         runGroup(group, root);
@@ -135,11 +148,18 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
     ExecutionResult result =
         new ExecutionResult(
             definition.id(), definition.name(), status, message, startedAt, now(), board.all());
+    if (publisher != null) {
+      publisher.stop();
+    }
     recordHistory();
     if (history != null) {
       history.awaitWrites();
     }
-    Workflow.upsertTypedSearchAttributes(JimflowSearchAttributes.STATUS.valueSet(status.name()));
+    if (publisher != null) {
+      publisher.close(status);
+    } else {
+      Workflow.upsertTypedSearchAttributes(JimflowSearchAttributes.STATUS.valueSet(status.name()));
+    }
     showRail();
     log.info("Schedule {} ended {}: {}", definition.id(), status, message);
     switch (status) {

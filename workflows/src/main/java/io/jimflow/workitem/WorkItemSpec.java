@@ -110,97 +110,90 @@ public record WorkItemSpec(
   }
 
   public WorkItemSpec withStartTime(Instant newStartTime) {
-    return new WorkItemSpec(
-        guid,
-        kind,
-        stateJson,
-        newStartTime,
-        expectedRunTime,
-        maxRunTime,
-        gracePeriod,
-        maxRestarts,
-        retryDelay,
-        heartbeatTimeout,
-        predecessorGuid);
+    Draft draft = new Draft(this);
+    draft.startTime = newStartTime;
+    return draft.spec();
   }
 
   public WorkItemSpec withState(String newStateJson) {
-    return new WorkItemSpec(
-        guid,
-        kind,
-        newStateJson,
-        startTime,
-        expectedRunTime,
-        maxRunTime,
-        gracePeriod,
-        maxRestarts,
-        retryDelay,
-        heartbeatTimeout,
-        predecessorGuid);
+    Draft draft = new Draft(this);
+    draft.stateJson = newStateJson;
+    return draft.spec();
   }
 
   public WorkItemSpec withRunTimes(Duration expected, Duration max, Duration grace) {
-    return new WorkItemSpec(
-        guid,
-        kind,
-        stateJson,
-        startTime,
-        expected,
-        max,
-        grace,
-        maxRestarts,
-        retryDelay,
-        heartbeatTimeout,
-        predecessorGuid);
+    Draft draft = new Draft(this);
+    draft.expectedRunTime = expected;
+    draft.maxRunTime = max;
+    draft.gracePeriod = grace;
+    return draft.spec();
   }
 
   public WorkItemSpec withRestarts(int max, Duration delay) {
-    return new WorkItemSpec(
-        guid,
-        kind,
-        stateJson,
-        startTime,
-        expectedRunTime,
-        maxRunTime,
-        gracePeriod,
-        max,
-        delay,
-        heartbeatTimeout,
-        predecessorGuid);
+    Draft draft = new Draft(this);
+    draft.maxRestarts = max;
+    draft.retryDelay = delay;
+    return draft.spec();
   }
 
   public WorkItemSpec withHeartbeatTimeout(Duration timeout) {
-    return new WorkItemSpec(
-        guid,
-        kind,
-        stateJson,
-        startTime,
-        expectedRunTime,
-        maxRunTime,
-        gracePeriod,
-        maxRestarts,
-        retryDelay,
-        timeout,
-        predecessorGuid);
+    Draft draft = new Draft(this);
+    draft.heartbeatTimeout = timeout;
+    return draft.spec();
   }
 
   public WorkItemSpec withPredecessor(String predecessor) {
-    return new WorkItemSpec(
-        guid,
-        kind,
-        stateJson,
-        startTime,
-        expectedRunTime,
-        maxRunTime,
-        gracePeriod,
-        maxRestarts,
-        retryDelay,
-        heartbeatTimeout,
-        predecessor);
+    Draft draft = new Draft(this);
+    draft.predecessorGuid = predecessor;
+    return draft.spec();
   }
 
   /** True when both specs schedule the same thing (so a repeated schedule call changes nothing). */
   public boolean sameAs(WorkItemSpec other) {
     return Objects.equals(this, other);
+  }
+
+  /** A changeable copy of a spec's fields, so that each {@code with…} method names only its own. */
+  private static final class Draft {
+    private final String guid;
+    private final String kind;
+    private String stateJson;
+    private Instant startTime;
+    private Duration expectedRunTime;
+    private Duration maxRunTime;
+    private Duration gracePeriod;
+    private int maxRestarts;
+    private Duration retryDelay;
+    private Duration heartbeatTimeout;
+    private String predecessorGuid;
+
+    Draft(WorkItemSpec spec) {
+      guid = spec.guid;
+      kind = spec.kind;
+      stateJson = spec.stateJson;
+      startTime = spec.startTime;
+      expectedRunTime = spec.expectedRunTime;
+      maxRunTime = spec.maxRunTime;
+      gracePeriod = spec.gracePeriod;
+      maxRestarts = spec.maxRestarts;
+      retryDelay = spec.retryDelay;
+      heartbeatTimeout = spec.heartbeatTimeout;
+      predecessorGuid = spec.predecessorGuid;
+    }
+
+    WorkItemSpec spec() {
+      return new WorkItemSpec(
+          guid,
+          kind,
+          stateJson,
+          startTime,
+          expectedRunTime,
+          maxRunTime,
+          gracePeriod,
+          maxRestarts,
+          retryDelay,
+          heartbeatTimeout,
+          predecessorGuid);
+    }
   }
 }

@@ -65,23 +65,39 @@ final class SyncRulesReader extends NodeReading {
     return new SyncRules(inbound, outbound, deletion);
   }
 
-  private InboundRule inbound(ConfigNode node, Map<String, ConnectedSystemConfig> systems) {
+  /**
+   * What inbound and outbound rules both start with, read in this order: the rule's keys (the
+   * common ones, then {@code moreKeys}), its id, its connected system's object type and its MVO
+   * type. Null where missing or wrong (a problem is recorded).
+   */
+  private record RuleHead(
+      Map<String, ConfigNode> map, String id, String label, ObjectTypeConfig type, String mvoType) {
+
+    boolean complete() {
+      return id != null && type != null && mvoType != null;
+    }
+  }
+
+  private RuleHead head(
+      ConfigNode node,
+      String direction,
+      Map<String, ConnectedSystemConfig> systems,
+      String... moreKeys) {
+    List<String> keys = new ArrayList<>(List.of("id", "system", "objectType", "mvoType"));
+    keys.addAll(List.of(moreKeys));
     Map<String, ConfigNode> map =
-        mapping(
-            node,
-            "an inbound sync rule",
-            "id",
-            "system",
-            "objectType",
-            "mvoType",
-            "project",
-            "scope",
-            "join",
-            "flows");
+        mapping(node, "an " + direction + " sync rule", keys.toArray(String[]::new));
     String id = string(map, "id", node, true);
-    String label = "inbound sync rule '" + (id == null ? "?" : id) + "'";
+    String label = direction + " sync rule '" + (id == null ? "?" : id) + "'";
     ObjectTypeConfig type = systemObjectType(map, node, systems, label);
-    String mvoType = string(map, "mvoType", node, true);
+    return new RuleHead(map, id, label, type, string(map, "mvoType", node, true));
+  }
+
+  private InboundRule inbound(ConfigNode node, Map<String, ConnectedSystemConfig> systems) {
+    RuleHead head = head(node, "inbound", systems, "project", "scope", "join", "flows");
+    Map<String, ConfigNode> map = head.map();
+    String label = head.label();
+    ObjectTypeConfig type = head.type();
     boolean project = bool(map, "project", false, label);
     List<Condition> scope = conditions(map, node, label, type);
     List<JoinPair> join = new ArrayList<>();
@@ -99,29 +115,25 @@ final class SyncRulesReader extends NodeReading {
       }
     }
     List<AttributeFlow> flows = flows(map, node, label, type, null);
-    if (id == null || type == null || mvoType == null) {
+    if (!head.complete()) {
       return null;
     }
     return new InboundRule(
-        id, string(map, "system", node, false), type.name(), scope, mvoType, project, join, flows);
+        head.id(),
+        string(map, "system", node, false),
+        type.name(),
+        scope,
+        head.mvoType(),
+        project,
+        join,
+        flows);
   }
 
   private OutboundRule outbound(ConfigNode node, Map<String, ConnectedSystemConfig> systems) {
-    Map<String, ConfigNode> map =
-        mapping(
-            node,
-            "an outbound sync rule",
-            "id",
-            "system",
-            "objectType",
-            "mvoType",
-            "scope",
-            "flows",
-            "deprovisionOnDeletion");
-    String id = string(map, "id", node, true);
-    String label = "outbound sync rule '" + (id == null ? "?" : id) + "'";
-    ObjectTypeConfig type = systemObjectType(map, node, systems, label);
-    String mvoType = string(map, "mvoType", node, true);
+    RuleHead head = head(node, "outbound", systems, "scope", "flows", "deprovisionOnDeletion");
+    Map<String, ConfigNode> map = head.map();
+    String label = head.label();
+    ObjectTypeConfig type = head.type();
     List<Condition> scope = conditions(map, node, label, null);
     List<AttributeFlow> flows = flows(map, node, label, null, type);
     boolean deprovision = bool(map, "deprovisionOnDeletion", false, label);
@@ -136,16 +148,16 @@ final class SyncRulesReader extends NodeReading {
       problem(
           node, label + ": no flow fills '" + type.anchor() + "', the anchor of " + type.name());
     }
-    if (id == null || type == null || mvoType == null) {
+    if (!head.complete()) {
       return null;
     }
     // Without a flow to it, a directory's anchor (entryUUID) is known once the entry exists.
     return new OutboundRule(
-        id,
+        head.id(),
         systemId,
         type.name(),
         type.anchor(),
-        mvoType,
+        head.mvoType(),
         scope,
         flows,
         deprovision,

@@ -1,6 +1,6 @@
 package io.jimflow.worker.workitem;
 
-import io.jimflow.workitem.WorkItemActivitiesImpl;
+import io.jimflow.workitem.WorkItemTimings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param slots how many items run at once on this worker process: the run queue worker's activity
  *     slots, the items' "free process resource" (default 4)
  * @param watchInterval how often a running item heartbeats and looks for WorkItemShouldFinish; keep
- *     it well below the items' heartbeat timeout (default 30 s)
+ *     it well below the items' heartbeat timeout (default 2 s)
  * @param stopWait how long a killed handler, once interrupted, has to end before the run activity
  *     gives its slot back without it and reports the worker unhealthy (default 10 s)
  * @param finishedLimit WorkItemFinished's limit (default and most 1 minute, its StartToClose
@@ -29,21 +29,14 @@ public record WorkItemSettings(
       throw new IllegalArgumentException(
           "jimflow.work-items.slots must be at least 1, got " + slots);
     }
-    watchInterval = watchInterval == null ? Duration.ofSeconds(2) : watchInterval;
-    stopWait = stopWait == null ? WorkItemActivitiesImpl.DEFAULT_STOP_WAIT : stopWait;
-    finishedLimit = finishedLimit == null ? WorkItemActivitiesImpl.FINISHED_LIMIT : finishedLimit;
-    if (stopWait.isNegative() || stopWait.isZero()) {
-      throw new IllegalArgumentException(
-          "jimflow.work-items.stop-wait must be positive, got " + stopWait);
-    }
-    if (finishedLimit.isNegative()
-        || finishedLimit.isZero()
-        || finishedLimit.compareTo(WorkItemActivitiesImpl.FINISHED_LIMIT) > 0) {
-      throw new IllegalArgumentException(
-          "jimflow.work-items.finished-limit must lie between 0 and "
-              + WorkItemActivitiesImpl.FINISHED_LIMIT
-              + " (WorkItemFinished's StartToClose timeout), got "
-              + finishedLimit);
-    }
+    WorkItemTimings timings = new WorkItemTimings(watchInterval, stopWait, finishedLimit);
+    watchInterval = timings.watchInterval();
+    stopWait = timings.stopWait();
+    finishedLimit = timings.finishedLimit();
+  }
+
+  /** The timings of the items this worker runs (defaults and limits applied). */
+  public WorkItemTimings timings() {
+    return new WorkItemTimings(watchInterval, stopWait, finishedLimit);
   }
 }

@@ -50,12 +50,7 @@ public class WorkItemWorkerConfiguration {
       WorkItemSettings settings,
       RunawayHandlers runaways) {
     return new WorkItemActivitiesImpl(
-        handlers,
-        new TemporalWorkItemControl(client),
-        settings.watchInterval(),
-        settings.stopWait(),
-        settings.finishedLimit(),
-        runaways);
+        handlers, new TemporalWorkItemControl(client), settings.timings(), runaways);
   }
 
   @Bean
