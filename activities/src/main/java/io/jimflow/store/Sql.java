@@ -58,6 +58,28 @@ final class Sql {
     return resultSet.wasNull() ? null : value;
   }
 
+  /**
+   * Binds ids as one array parameter, for {@code id = ANY(?)}: one statement text whatever the
+   * count, so the database keeps one plan for it.
+   */
+  static void setLongs(PreparedStatement statement, int index, Collection<Long> values)
+      throws SQLException {
+    setArray(statement, index, "bigint", values);
+  }
+
+  /** Binds strings as one array parameter, for {@code column = ANY(?)}. */
+  static void setStrings(PreparedStatement statement, int index, Collection<String> values)
+      throws SQLException {
+    setArray(statement, index, "varchar", values);
+  }
+
+  private static void setArray(
+      PreparedStatement statement, int index, String elementType, Collection<?> values)
+      throws SQLException {
+    statement.setArray(
+        index, statement.getConnection().createArrayOf(elementType, values.toArray()));
+  }
+
   static String placeholders(int count) {
     return String.join(",", Collections.nCopies(count, "?"));
   }
