@@ -43,20 +43,17 @@ public final class ConnectorSpace {
       Connection connection, String system, String objectType, Collection<String> anchors)
       throws SQLException {
     Map<String, CsoRow> found = new HashMap<>();
-    for (List<String> chunk : Sql.chunks(new ArrayList<>(anchors))) {
-      // Only the anchor in SQL: H2 seeks an index for "anchor IN (...)" but would scan the whole
-      // system for it behind equalities on system and type. The rest is filtered here.
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select * from cso where anchor in (" + Sql.placeholders(chunk.size()) + ")")) {
-        int i = 1;
-        for (String anchor : chunk) {
-          statement.setString(i++, anchor);
-        }
-        for (CsoRow row : rows(statement)) {
-          if (row.connectedSystem().equals(system) && row.objectType().equals(objectType)) {
-            found.put(row.anchor(), row);
-          }
+    if (anchors.isEmpty()) {
+      return found;
+    }
+    // Only the anchor in SQL: H2 seeks the anchor-first index for "anchor = ANY(?)" but would scan
+    // the whole system for it behind equalities on system and type. The rest is filtered here.
+    try (PreparedStatement statement =
+        connection.prepareStatement("select * from cso where anchor = ANY(?)")) {
+      Sql.setStrings(statement, 1, anchors);
+      for (CsoRow row : rows(statement)) {
+        if (row.connectedSystem().equals(system) && row.objectType().equals(objectType)) {
+          found.put(row.anchor(), row);
         }
       }
     }
@@ -68,22 +65,18 @@ public final class ConnectorSpace {
       Connection connection, String system, String objectType, Collection<String> anchors)
       throws SQLException {
     Map<String, Long> found = new HashMap<>();
-    for (List<String> chunk : Sql.chunks(new ArrayList<>(anchors))) {
-      // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select id, anchor, connected_system_id, object_type from cso where anchor in ("
-                  + Sql.placeholders(chunk.size())
-                  + ")")) {
-        int i = 1;
-        for (String anchor : chunk) {
-          statement.setString(i++, anchor);
-        }
-        try (ResultSet rows = statement.executeQuery()) {
-          while (rows.next()) {
-            if (rows.getString(3).equals(system) && rows.getString(4).equals(objectType)) {
-              found.put(rows.getString(2), rows.getLong(1));
-            }
+    if (anchors.isEmpty()) {
+      return found;
+    }
+    // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select id, anchor, connected_system_id, object_type from cso where anchor = ANY(?)")) {
+      Sql.setStrings(statement, 1, anchors);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          if (rows.getString(3).equals(system) && rows.getString(4).equals(objectType)) {
+            found.put(rows.getString(2), rows.getLong(1));
           }
         }
       }
@@ -245,19 +238,14 @@ public final class ConnectorSpace {
   /** CSOs joined to these MVOs, in any system. */
   public List<CsoRow> findByMvoIds(Connection connection, Collection<String> mvoIds)
       throws SQLException {
-    List<CsoRow> found = new ArrayList<>();
-    for (List<String> chunk : Sql.chunks(new ArrayList<>(mvoIds))) {
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select * from cso where mvo_id in (" + Sql.placeholders(chunk.size()) + ")")) {
-        int i = 1;
-        for (String id : chunk) {
-          statement.setString(i++, id);
-        }
-        found.addAll(rows(statement));
-      }
+    if (mvoIds.isEmpty()) {
+      return List.of();
     }
-    return found;
+    try (PreparedStatement statement =
+        connection.prepareStatement("select * from cso where mvo_id = ANY(?)")) {
+      Sql.setStrings(statement, 1, mvoIds);
+      return rows(statement);
+    }
   }
 
   /**

@@ -76,21 +76,16 @@ public final class PendingExports {
   public Map<Long, List<PendingExportRow>> findOpenByCso(
       Connection connection, Collection<Long> csoIds) throws SQLException {
     Map<Long, List<PendingExportRow>> found = new HashMap<>();
-    for (List<Long> chunk : Sql.chunks(new ArrayList<>(csoIds))) {
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              SELECT
-                  + " where pe.status <> ? and pe.cso_id in ("
-                  + Sql.placeholders(chunk.size())
-                  + ") order by pe.id")) {
-        statement.setString(1, ExportStatus.Confirmed.name());
-        int i = 2;
-        for (Long id : chunk) {
-          statement.setLong(i++, id);
-        }
-        for (PendingExportRow row : rows(statement)) {
-          found.computeIfAbsent(row.csoId(), k -> new ArrayList<>()).add(row);
-        }
+    if (csoIds.isEmpty()) {
+      return found;
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            SELECT + " where pe.status <> ? and pe.cso_id = ANY(?) order by pe.id")) {
+      statement.setString(1, ExportStatus.Confirmed.name());
+      Sql.setLongs(statement, 2, csoIds);
+      for (PendingExportRow row : rows(statement)) {
+        found.computeIfAbsent(row.csoId(), k -> new ArrayList<>()).add(row);
       }
     }
     return found;

@@ -16,9 +16,6 @@ import java.util.List;
 /** Small JDBC helpers shared by the repositories. */
 final class Sql {
 
-  /** How many values one IN list carries; well below every driver's parameter limit. */
-  static final int IN_CHUNK = 1000;
-
   private Sql() {}
 
   static void setInstant(PreparedStatement statement, int index, Instant instant)
@@ -82,21 +79,6 @@ final class Sql {
 
   static String placeholders(int count) {
     return String.join(",", Collections.nCopies(count, "?"));
-  }
-
-  /** The values in IN-list sized chunks; none for no values (an empty IN list is not SQL). */
-  static <T> List<List<T>> chunks(List<T> values) {
-    if (values.isEmpty()) {
-      return List.of();
-    }
-    if (values.size() <= IN_CHUNK) {
-      return List.of(values);
-    }
-    java.util.ArrayList<List<T>> chunks = new java.util.ArrayList<>();
-    for (int from = 0; from < values.size(); from += IN_CHUNK) {
-      chunks.add(values.subList(from, Math.min(values.size(), from + IN_CHUNK)));
-    }
-    return chunks;
   }
 
   /** The first column of every row a query returns; {@code binder} sets its parameters. */
