@@ -227,29 +227,29 @@ public final class Metaverse {
     }
   }
 
+  /** One entry of the key index: an MVO's value of one of its type's key attributes. */
+  private record Key(String objectType, String attribute, String value, String mvoId) {}
+
   private void insertKeys(Connection connection, List<MvoRow> mvos) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "insert into mvo_key (object_type, attribute, attr_value, mvo_id) values (?,?,?,?)")) {
-      boolean any = false;
-      for (MvoRow mvo : mvos) {
-        for (String attribute : keyAttributesByType.getOrDefault(mvo.objectType(), Set.of())) {
-          String value = mvo.attributes().get(attribute);
-          if (value == null || value.isEmpty() || value.length() > 1000) {
-            continue;
-          }
-          statement.setString(1, mvo.objectType());
-          statement.setString(2, attribute);
-          statement.setString(3, value);
-          statement.setString(4, mvo.id());
-          statement.addBatch();
-          any = true;
+    List<Key> keys = new ArrayList<>();
+    for (MvoRow mvo : mvos) {
+      for (String attribute : keyAttributesByType.getOrDefault(mvo.objectType(), Set.of())) {
+        String value = mvo.attributes().get(attribute);
+        if (value != null && !value.isEmpty() && value.length() <= 1000) {
+          keys.add(new Key(mvo.objectType(), attribute, value, mvo.id()));
         }
       }
-      if (any) {
-        statement.executeBatch();
-      }
     }
+    Sql.batch(
+        connection,
+        "insert into mvo_key (object_type, attribute, attr_value, mvo_id) values (?,?,?,?)",
+        keys,
+        (statement, key) -> {
+          statement.setString(1, key.objectType());
+          statement.setString(2, key.attribute());
+          statement.setString(3, key.value());
+          statement.setString(4, key.mvoId());
+        });
   }
 
   private static void deleteKeys(Connection connection, Collection<String> ids)

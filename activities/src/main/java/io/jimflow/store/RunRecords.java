@@ -222,29 +222,24 @@ public final class RunRecords {
    */
   public void addItems(Connection connection, String id, long firstSequence, List<RunItem> items)
       throws SQLException {
-    if (items.isEmpty()) {
-      return;
-    }
     Instant now = clock.instant();
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "insert into run_item (run_record_id, seq, object_ref, cso_id, mvo_id, change_type,"
-                + " error_type, error_message, created_at) values (?,?,?,?,?,?,?,?,?)")) {
-      long sequence = firstSequence;
-      for (RunItem item : items) {
-        statement.setString(1, id);
-        statement.setLong(2, sequence++);
-        statement.setString(3, truncate(item.objectRef(), 500));
-        Sql.setLongOrNull(statement, 4, item.csoId());
-        statement.setString(5, item.mvoId());
-        statement.setString(6, item.changeType().name());
-        statement.setString(7, item.errorType());
-        statement.setString(8, truncate(item.errorMessage(), 2000));
-        Sql.setInstant(statement, 9, now);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
+    long[] sequence = {firstSequence};
+    Sql.batch(
+        connection,
+        "insert into run_item (run_record_id, seq, object_ref, cso_id, mvo_id, change_type,"
+            + " error_type, error_message, created_at) values (?,?,?,?,?,?,?,?,?)",
+        items,
+        (statement, item) -> {
+          statement.setString(1, id);
+          statement.setLong(2, sequence[0]++);
+          statement.setString(3, truncate(item.objectRef(), 500));
+          Sql.setLongOrNull(statement, 4, item.csoId());
+          statement.setString(5, item.mvoId());
+          statement.setString(6, item.changeType().name());
+          statement.setString(7, item.errorType());
+          statement.setString(8, truncate(item.errorMessage(), 2000));
+          Sql.setInstant(statement, 9, now);
+        });
   }
 
   /**

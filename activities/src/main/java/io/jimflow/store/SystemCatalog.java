@@ -51,18 +51,16 @@ public final class SystemCatalog {
         statement.setString(1, system.id());
         statement.executeUpdate();
       }
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "insert into run_profile (connected_system_id, id, name, run_type) values (?,?,?,?)")) {
-        for (ProfileEntry profile : system.runProfiles()) {
-          statement.setString(1, system.id());
-          statement.setString(2, profile.id());
-          statement.setString(3, profile.name());
-          statement.setString(4, profile.runType().name());
-          statement.addBatch();
-        }
-        statement.executeBatch();
-      }
+      Sql.batch(
+          connection,
+          "insert into run_profile (connected_system_id, id, name, run_type) values (?,?,?,?)",
+          system.runProfiles(),
+          (statement, profile) -> {
+            statement.setString(1, system.id());
+            statement.setString(2, profile.id());
+            statement.setString(3, profile.name());
+            statement.setString(4, profile.runType().name());
+          });
     }
   }
 
