@@ -161,7 +161,11 @@ public final class ConnectorSpace {
   /** Records that an import run found these unchanged CSOs, so they are not deleted as absent. */
   public void markSeen(Connection connection, Collection<Long> ids, String runId)
       throws SQLException {
-    batchWithArgument(connection, "update cso set last_seen_run = ? where id = ?", runId, ids);
+    Sql.updateByIds(
+        connection,
+        "update cso set last_seen_run = ? where id = ANY(?)",
+        ids,
+        s -> s.setString(1, runId));
   }
 
   /**
@@ -181,11 +185,11 @@ public final class ConnectorSpace {
 
   /** Marks CSOs absent from their system; the next synchronisation removes them. */
   public void markObsolete(Connection connection, Collection<Long> ids) throws SQLException {
-    batchWithArgument(
+    Sql.updateByIds(
         connection,
-        "update cso set state = ?, sync_pending = true where id = ?",
-        CsoState.Obsolete.name(),
-        ids);
+        "update cso set state = ?, sync_pending = true where id = ANY(?)",
+        ids,
+        s -> s.setString(1, CsoState.Obsolete.name()));
   }
 
   /**
@@ -269,19 +273,21 @@ public final class ConnectorSpace {
   }
 
   public void disconnect(Connection connection, Collection<Long> ids) throws SQLException {
-    batchById(
+    Sql.updateByIds(
         connection,
-        "update cso set mvo_id = null, join_type = null, joined_at = null where id = ?",
-        ids);
+        "update cso set mvo_id = null, join_type = null, joined_at = null where id = ANY(?)",
+        ids,
+        s -> {});
   }
 
   /** Marks CSOs as synchronised, so a delta synchronisation passes them by. */
   public void clearSyncPending(Connection connection, Collection<Long> ids) throws SQLException {
-    batchById(connection, "update cso set sync_pending = false where id = ?", ids);
+    Sql.updateByIds(
+        connection, "update cso set sync_pending = false where id = ANY(?)", ids, s -> {});
   }
 
   public void delete(Connection connection, Collection<Long> ids) throws SQLException {
-    batchById(connection, "delete from cso where id = ?", ids);
+    Sql.deleteIn(connection, "cso", "id", ids);
   }
 
   /** What one page of deleting a connected system's objects removed. */
@@ -347,24 +353,6 @@ public final class ConnectorSpace {
         return rows.getLong(1);
       }
     }
-  }
-
-  static void batchById(Connection connection, String sql, Collection<Long> ids)
-      throws SQLException {
-    Sql.batch(connection, sql, ids, (statement, id) -> statement.setLong(1, id));
-  }
-
-  static void batchWithArgument(
-      Connection connection, String sql, String argument, Collection<Long> ids)
-      throws SQLException {
-    Sql.batch(
-        connection,
-        sql,
-        ids,
-        (statement, id) -> {
-          statement.setString(1, argument);
-          statement.setLong(2, id);
-        });
   }
 
   private static List<CsoRow> rows(PreparedStatement statement) throws SQLException {

@@ -136,7 +136,7 @@ public final class Metaverse {
       return;
     }
     deleteKeys(connection, ids);
-    Sql.batch(connection, "delete from mvo where id = ?", ids, (s, id) -> s.setString(1, id));
+    Sql.deleteIn(connection, "mvo", "id", ids);
   }
 
   /**
@@ -254,8 +254,7 @@ public final class Metaverse {
 
   private static void deleteKeys(Connection connection, Collection<String> ids)
       throws SQLException {
-    Sql.batch(
-        connection, "delete from mvo_key where mvo_id = ?", ids, (s, id) -> s.setString(1, id));
+    Sql.deleteIn(connection, "mvo_key", "mvo_id", ids);
   }
 
   private static List<MvoRow> rows(PreparedStatement statement) throws SQLException {

@@ -157,14 +157,13 @@ public final class PendingExports {
       Connection connection, Collection<Long> ids, ExportStatus status, String timestampColumn)
       throws SQLException {
     Instant now = clock.instant();
-    Sql.batch(
+    Sql.updateByIds(
         connection,
-        "update pending_export set status = ?, " + timestampColumn + " = ? where id = ?",
+        "update pending_export set status = ?, " + timestampColumn + " = ? where id = ANY(?)",
         ids,
-        (statement, id) -> {
+        statement -> {
           statement.setString(1, status.name());
           Sql.setInstant(statement, 2, now);
-          statement.setLong(3, id);
         });
   }
 

@@ -77,6 +77,29 @@ final class Sql {
         index, statement.getConnection().createArrayOf(elementType, values.toArray()));
   }
 
+  /**
+   * Runs an update or delete of the rows whose ids are in {@code ids}, as one statement: its last
+   * parameter is the {@code = ANY(?)} array of ids. Runs nothing for no ids.
+   *
+   * @param binder sets the parameters before the ids
+   * @return how many rows it changed
+   */
+  static int updateByIds(Connection connection, String sql, Collection<?> ids, Binder binder)
+      throws SQLException {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    int idsIndex = (int) sql.chars().filter(c -> c == '?').count();
+    Object first = ids.iterator().next();
+    String elementType =
+        first instanceof Long ? "bigint" : first instanceof Integer ? "integer" : "varchar";
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      setArray(statement, idsIndex, elementType, ids);
+      return statement.executeUpdate();
+    }
+  }
+
   static String placeholders(int count) {
     return String.join(",", Collections.nCopies(count, "?"));
   }
@@ -98,27 +121,11 @@ final class Sql {
     }
   }
 
-  /** {@code delete from table where column in (ids)}; returns how many rows went. */
+  /** {@code delete from table where column = ANY(ids)}; returns how many rows went. */
   static int deleteIn(Connection connection, String table, String column, Collection<?> ids)
       throws SQLException {
-    if (ids.isEmpty()) {
-      return 0;
-    }
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "delete from "
-                + table
-                + " where "
-                + column
-                + " in ("
-                + placeholders(ids.size())
-                + ")")) {
-      int i = 1;
-      for (Object id : ids) {
-        statement.setObject(i++, id);
-      }
-      return statement.executeUpdate();
-    }
+    return updateByIds(
+        connection, "delete from " + table + " where " + column + " = ANY(?)", ids, s -> {});
   }
 
   /** Runs an insert, update or delete; returns how many rows it changed. */

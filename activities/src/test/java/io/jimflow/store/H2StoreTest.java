@@ -36,11 +36,29 @@ class H2StoreTest extends StoreContractTest {
         .containsPattern("PRIMARY_KEY_\\w+: ID IN\\(");
   }
 
+  @Test
+  void updatesAndDeletesOfAPageOfIdsSeekThePrimaryKey() {
+    assertThat(planByIds("update cso set sync_pending = false where id = ANY(?)"))
+        .containsPattern("PRIMARY_KEY_\\w+: ID IN\\(");
+    assertThat(planByIds("delete from cso where id = ANY(?)"))
+        .containsPattern("PRIMARY_KEY_\\w+: ID IN\\(");
+    assertThat(planByIds("update pending_export set status = 'Exported' where id = ANY(?)"))
+        .containsPattern("PRIMARY_KEY_\\w+: ID IN\\(");
+  }
+
   private String plan(String query) {
+    return plan(query, explain -> Sql.setStrings(explain, 1, List.of("a", "b")));
+  }
+
+  private String planByIds(String statement) {
+    return plan(statement, explain -> Sql.setLongs(explain, 1, List.of(1L, 2L)));
+  }
+
+  private String plan(String query, Sql.Binder binder) {
     return store.inTransaction(
         c -> {
           try (PreparedStatement explain = c.prepareStatement("explain " + query)) {
-            Sql.setStrings(explain, 1, List.of("a", "b"));
+            binder.bind(explain);
             try (ResultSet rows = explain.executeQuery()) {
               rows.next();
               return rows.getString(1);
