@@ -3,6 +3,7 @@ package io.jimflow.cli;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.client.NotFoundException;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.config.JimflowHome;
 import io.jimflow.exampledata.ExamplePeople;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
@@ -129,7 +130,7 @@ public class DemoCommand extends DefinitionsFileCommand {
     }
     boolean allCompleted = true;
     if (sync != null) {
-      Path hr = (dataDir == null ? home().resolve("data") : dataDir).resolve("hr.csv");
+      Path hr = (dataDir == null ? JimflowHome.dir().resolve("data") : dataDir).resolve("hr.csv");
       generatePeople(hr);
       allCompleted &= completed(runAndReport(client, sync, true));
       changeSomePeople(hr);
@@ -180,11 +181,6 @@ public class DemoCommand extends DefinitionsFileCommand {
     Files.write(hr, lines, StandardCharsets.UTF_8);
     out().println();
     out().println("Changed the job title of " + changed + " people in " + hr);
-  }
-
-  private static Path home() {
-    String home = System.getProperty("jimflow.home", System.getenv("JIMFLOW_HOME"));
-    return home == null || home.isBlank() ? Path.of("") : Path.of(home);
   }
 
   private ExecutionResult runAndReport(

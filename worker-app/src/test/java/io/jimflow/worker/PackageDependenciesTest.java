@@ -269,15 +269,13 @@ class PackageDependenciesTest {
   }
 
   @Test
-  void theDataPlaneWiringUsesTheStoresDataSource() {
-    // StoreConfiguration.resolveAgainstHome, until the jimflow home is resolved in one place.
-    mayUse(WORKER, "worker.dataplane", "worker.store");
+  void theDataPlaneWiringUsesNoOtherWorkerPackage() {
+    mayUse(WORKER, "worker.dataplane");
   }
 
   @Test
-  void exampleDataWiringResolvesTheHomeThroughTheStore() {
-    // StoreConfiguration.resolveAgainstHome, until the jimflow home is resolved in one place.
-    mayUse(WORKER, "worker.exampledata", "worker.store");
+  void theExampleDataWiringUsesNoOtherWorkerPackage() {
+    mayUse(WORKER, "worker.exampledata");
   }
 
   @Test

@@ -28,7 +28,7 @@ public final class ConnectedSystemsIndex {
    * none (or it cannot be read as YAML), in which case references are not checked.
    */
   public static Optional<ConnectedSystemsIndex> besides(Path schedulesFile) {
-    return ConfigNodes.besideFile(schedulesFile, ConnectedSystemsFile.FILE_NAME)
+    return BesideFiles.find(schedulesFile, ConnectedSystemsFile.FILE_NAME)
         .flatMap(
             file -> {
               Problems problems = new Problems(file.toString());

@@ -1,23 +1,21 @@
 package io.jimflow.schedule.file;
 
-import io.jimflow.config.tree.ConfigNode;
+import io.jimflow.config.tree.Problems;
+import io.jimflow.config.tree.SqlScriptsFile;
 import io.jimflow.schedule.ExecutablePaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The scripts root and connection names of the {@code sql-scripts.yaml} beside a schedules file, so
  * that SqlScript steps are checked (known connection, script present below the root) before
- * anything is deployed. The worker reads the same file and checks again when a step runs.
+ * anything is deployed. The worker reads the same file, through the same {@link SqlScriptsFile},
+ * and checks again when a step runs.
  */
 public final class SqlScriptsIndex {
-
-  public static final String FILE_NAME = "sql-scripts.yaml";
 
   private final Path file;
   private final Optional<Path> root;
@@ -31,25 +29,13 @@ public final class SqlScriptsIndex {
 
   /**
    * The index of the {@code sql-scripts.yaml} beside a schedules file; empty when there is none (or
-   * it cannot be read as YAML), in which case only the form of SqlScript steps is checked.
+   * it cannot be read as YAML), in which case only the form of SqlScript steps is checked. The
+   * file's own problems are left to the worker: the index takes what it can.
    */
   public static Optional<SqlScriptsIndex> besides(Path schedulesFile) {
-    Optional<ConfigNodes.Beside> beside = ConfigNodes.beside(schedulesFile, FILE_NAME);
-    if (beside.isEmpty()) {
-      return Optional.empty();
-    }
-    Path file = beside.get().file();
-    ConfigNode root = beside.get().root();
-    Set<String> names = new LinkedHashSet<>();
-    for (ConfigNode connection :
-        root.get("connections").map(ConfigNode::elements).orElse(List.of())) {
-      connection.get("name").flatMap(ConfigNode::nonBlankText).ifPresent(names::add);
-    }
-    Optional<Path> scriptsRoot =
-        root.get("root")
-            .flatMap(ConfigNode::nonBlankText)
-            .map(r -> file.getParent().resolve(r).normalize());
-    return Optional.of(new SqlScriptsIndex(file, scriptsRoot, names));
+    return BesideFiles.find(schedulesFile, SqlScriptsFile.FILE_NAME)
+        .flatMap(file -> SqlScriptsFile.read(file, new Problems(file.toString())))
+        .map(scripts -> new SqlScriptsIndex(scripts.file(), scripts.root(), scripts.connections()));
   }
 
   /** What is wrong with a SqlScript step's connection name, if anything. */

@@ -1,12 +1,12 @@
 package io.jimflow.worker.dataplane;
 
+import io.jimflow.config.JimflowHome;
 import io.jimflow.dataplane.RunProfileExecutorImpl;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.schedule.steps.RunProfileExecutor;
 import io.jimflow.schedule.steps.UnconfiguredRunProfileExecutor;
 import io.jimflow.secrets.Secrets;
 import io.jimflow.store.Store;
-import io.jimflow.worker.store.StoreConfiguration;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.springframework.beans.factory.annotation.Value;
@@ -42,7 +42,7 @@ public class DataPlaneConfiguration {
     if (config.connectedSystems().isEmpty()) {
       return new UnconfiguredRunProfileExecutor();
     }
-    Path base = StoreConfiguration.resolveAgainstHome(Path.of(baseDirectory));
+    Path base = JimflowHome.resolve(Path.of(baseDirectory));
     return new RunProfileExecutorImpl(
         store, config, base, Clock.systemUTC(), secrets, System::getenv);
   }

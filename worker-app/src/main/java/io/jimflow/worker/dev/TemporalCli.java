@@ -1,5 +1,6 @@
 package io.jimflow.worker.dev;
 
+import io.jimflow.config.JimflowHome;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +69,7 @@ public final class TemporalCli {
         tried.add("no " + INSTALL_SCRIPT + " in " + projectHome.get());
       }
     } else {
-      tried.add("the jimflow checkout was not found (set JIMFLOW_HOME)");
+      tried.add("the jimflow checkout was not found (set " + JimflowHome.VARIABLE + ")");
     }
     throw new DevServerException(
         "The Temporal CLI (which runs the dev server) was not found.\nTried: "
@@ -78,12 +79,13 @@ public final class TemporalCli {
   }
 
   /**
-   * The jimflow checkout: {@code -Djimflow.home}, {@code $JIMFLOW_HOME}, or above the working dir.
+   * The jimflow checkout: the explicit {@link JimflowHome}, or else the nearest folder above the
+   * working directory that holds the install script.
    */
   public static Optional<Path> projectHome() {
-    String explicit = System.getProperty("jimflow.home", System.getenv("JIMFLOW_HOME"));
-    if (explicit != null && !explicit.isBlank()) {
-      return Optional.of(Path.of(explicit).toAbsolutePath().normalize());
+    Optional<Path> explicit = JimflowHome.explicit();
+    if (explicit.isPresent()) {
+      return explicit;
     }
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
       if (Files.isRegularFile(dir.resolve(INSTALL_SCRIPT))) {

@@ -1,10 +1,9 @@
 package io.jimflow.worker.exampledata;
 
+import io.jimflow.config.JimflowHome;
 import io.jimflow.exampledata.CsvExampleDataWriter;
 import io.jimflow.exampledata.DataGenerationActivitiesImpl;
 import io.jimflow.exampledata.ExampleDataWriter;
-import io.jimflow.worker.store.StoreConfiguration;
-import java.nio.file.Path;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
@@ -30,7 +29,6 @@ public class ExampleDataConfiguration {
   @Bean
   DataGenerationActivitiesImpl dataGenerationActivities(ObjectProvider<ExampleDataWriter> writer) {
     return new DataGenerationActivitiesImpl(
-        Optional.ofNullable(writer.getIfAvailable()),
-        StoreConfiguration.resolveAgainstHome(Path.of("")));
+        Optional.ofNullable(writer.getIfAvailable()), JimflowHome.dir());
   }
 }

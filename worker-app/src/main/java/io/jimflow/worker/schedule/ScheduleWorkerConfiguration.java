@@ -1,5 +1,6 @@
 package io.jimflow.worker.schedule;
 
+import io.jimflow.config.JimflowHome;
 import io.jimflow.resource.ResourceActivitiesImpl;
 import io.jimflow.schedule.StepActivitiesImpl;
 import io.jimflow.schedule.steps.Containment;
@@ -32,7 +33,7 @@ public class ScheduleWorkerConfiguration {
   ExecutableRunner executableRunner(StepSettings settings, Secrets secrets) {
     StepSettings.Executables executables = settings.executables();
     return new ExecutableRunner(
-        resolveAgainstHome(executables.root()),
+        JimflowHome.resolve(executables.root()),
         ProgramAllowList.of(executables.allowed()),
         new HashSet<>(executables.envAllowList()),
         executables.outputLimit(),
@@ -72,7 +73,7 @@ public class ScheduleWorkerConfiguration {
    */
   @Bean
   SqlScriptRunner sqlScriptRunner(StepSettings settings, Secrets secrets) {
-    Path file = resolveAgainstHome(settings.sqlScripts().config());
+    Path file = JimflowHome.resolve(settings.sqlScripts().config());
     if (!Files.isRegularFile(file)) {
       log.info("SqlScript steps unavailable: no {}", file);
       return SqlScriptRunner.unconfigured("this worker has no " + file);
@@ -98,14 +99,5 @@ public class ScheduleWorkerConfiguration {
   @Bean
   ResourceActivitiesImpl resourceActivities(RunProfileExecutor runProfiles) {
     return new ResourceActivitiesImpl(runProfiles);
-  }
-
-  static Path resolveAgainstHome(Path path) {
-    if (path.isAbsolute()) {
-      return path.normalize();
-    }
-    String home = System.getProperty("jimflow.home", System.getenv("JIMFLOW_HOME"));
-    Path base = home == null || home.isBlank() ? Path.of("") : Path.of(home);
-    return base.resolve(path).toAbsolutePath().normalize();
   }
 }

@@ -1,6 +1,8 @@
 package io.jimflow.worker.schedule;
 
+import io.jimflow.config.JimflowHome;
 import io.jimflow.schedule.steps.ProgramAllowList;
+import io.jimflow.schedule.steps.SqlScriptsConfig;
 import java.nio.file.Path;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -21,18 +23,18 @@ public record StepSettings(Executables executables, SqlScripts sqlScripts) {
 
   /**
    * @param config the {@code sql-scripts.yaml} naming the scripts root and the connections;
-   *     relative to the jimflow home ({@code JIMFLOW_HOME}) or the working directory. Without the
-   *     file SqlScript steps fail as misconfigured.
+   *     relative to the {@link JimflowHome}. Without the file SqlScript steps fail as
+   *     misconfigured.
    */
   public record SqlScripts(Path config) {
     public SqlScripts {
-      config = config == null ? Path.of("config/sql-scripts.yaml") : config;
+      config = config == null ? Path.of(SqlScriptsConfig.DEFAULT_FILE) : config;
     }
   }
 
   /**
-   * @param root programs must lie below it (also after resolving links); relative to the jimflow
-   *     checkout ({@code JIMFLOW_HOME}) or the working directory; {@code scripts/steps} by default
+   * @param root programs must lie below it (also after resolving links); relative to the {@link
+   *     JimflowHome}; {@code scripts/steps} by default
    * @param envAllowList variable names a step may set in {@code env} and that pass through from the
    *     worker's environment
    * @param outputLimit how many characters of a program's output its step outcome keeps

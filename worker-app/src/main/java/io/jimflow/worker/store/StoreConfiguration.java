@@ -1,5 +1,6 @@
 package io.jimflow.worker.store;
 
+import io.jimflow.config.JimflowHome;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
 import io.jimflow.runrecords.RunRecordActivitiesImpl;
@@ -39,7 +40,7 @@ public class StoreConfiguration {
       @Value("${jimflow.store.max-pool-size:8}") int maxPoolSize) {
     StoreSettings settings;
     if (url.isBlank()) {
-      settings = StoreSettings.embedded(resolveAgainstHome(Path.of("data")));
+      settings = StoreSettings.embedded(JimflowHome.resolve(Path.of("data")));
     } else {
       // H2's embedded default user, unless one is set.
       String effectiveUser = user.isBlank() && url.startsWith("jdbc:h2:") ? "sa" : user;
@@ -67,7 +68,7 @@ public class StoreConfiguration {
   @Bean
   DataPlaneConfig dataPlaneConfig(
       @Value("${jimflow.data-plane.config:config/connected-systems.yaml}") Path file) {
-    Path resolved = resolveAgainstHome(file);
+    Path resolved = JimflowHome.resolve(file);
     if (!Files.isRegularFile(resolved)) {
       log.info("No data plane configuration at {}: RunProfile steps are not available", resolved);
       return new DataPlaneConfig(List.of(), new SyncRules(List.of(), List.of(), List.of()));
@@ -76,15 +77,5 @@ public class StoreConfiguration {
     log.info(
         "Data plane: {} connected systems from {}", config.connectedSystems().size(), resolved);
     return config;
-  }
-
-  /** A path as given if absolute, else below the jimflow home (or the working directory). */
-  public static Path resolveAgainstHome(Path path) {
-    if (path.isAbsolute()) {
-      return path.normalize();
-    }
-    String home = System.getProperty("jimflow.home", System.getenv("JIMFLOW_HOME"));
-    Path base = home == null || home.isBlank() ? Path.of("") : Path.of(home);
-    return base.resolve(path).toAbsolutePath().normalize();
   }
 }
