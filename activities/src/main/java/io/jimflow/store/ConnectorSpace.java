@@ -43,20 +43,17 @@ public final class ConnectorSpace {
       Connection connection, String system, String objectType, Collection<String> anchors)
       throws SQLException {
     Map<String, CsoRow> found = new HashMap<>();
-    for (List<String> chunk : Sql.chunks(new ArrayList<>(anchors))) {
-      // Only the anchor in SQL: H2 seeks an index for "anchor IN (...)" but would scan the whole
-      // system for it behind equalities on system and type. The rest is filtered here.
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select * from cso where anchor in (" + Sql.placeholders(chunk.size()) + ")")) {
-        int i = 1;
-        for (String anchor : chunk) {
-          statement.setString(i++, anchor);
-        }
-        for (CsoRow row : rows(statement)) {
-          if (row.connectedSystem().equals(system) && row.objectType().equals(objectType)) {
-            found.put(row.anchor(), row);
-          }
+    if (anchors.isEmpty()) {
+      return found;
+    }
+    // Only the anchor in SQL: H2 seeks the anchor-first index for "anchor = ANY(?)" but would scan
+    // the whole system for it behind equalities on system and type. The rest is filtered here.
+    try (PreparedStatement statement =
+        connection.prepareStatement("select * from cso where anchor = ANY(?)")) {
+      Sql.setStrings(statement, 1, anchors);
+      for (CsoRow row : rows(statement)) {
+        if (row.connectedSystem().equals(system) && row.objectType().equals(objectType)) {
+          found.put(row.anchor(), row);
         }
       }
     }
@@ -68,22 +65,18 @@ public final class ConnectorSpace {
       Connection connection, String system, String objectType, Collection<String> anchors)
       throws SQLException {
     Map<String, Long> found = new HashMap<>();
-    for (List<String> chunk : Sql.chunks(new ArrayList<>(anchors))) {
-      // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select id, anchor, connected_system_id, object_type from cso where anchor in ("
-                  + Sql.placeholders(chunk.size())
-                  + ")")) {
-        int i = 1;
-        for (String anchor : chunk) {
-          statement.setString(i++, anchor);
-        }
-        try (ResultSet rows = statement.executeQuery()) {
-          while (rows.next()) {
-            if (rows.getString(3).equals(system) && rows.getString(4).equals(objectType)) {
-              found.put(rows.getString(2), rows.getLong(1));
-            }
+    if (anchors.isEmpty()) {
+      return found;
+    }
+    // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select id, anchor, connected_system_id, object_type from cso where anchor = ANY(?)")) {
+      Sql.setStrings(statement, 1, anchors);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          if (rows.getString(3).equals(system) && rows.getString(4).equals(objectType)) {
+            found.put(rows.getString(2), rows.getLong(1));
           }
         }
       }
@@ -168,7 +161,11 @@ public final class ConnectorSpace {
   /** Records that an import run found these unchanged CSOs, so they are not deleted as absent. */
   public void markSeen(Connection connection, Collection<Long> ids, String runId)
       throws SQLException {
-    batchWithArgument(connection, "update cso set last_seen_run = ? where id = ?", runId, ids);
+    Sql.updateByIds(
+        connection,
+        "update cso set last_seen_run = ? where id = ANY(?)",
+        ids,
+        s -> s.setString(1, runId));
   }
 
   /**
@@ -188,11 +185,11 @@ public final class ConnectorSpace {
 
   /** Marks CSOs absent from their system; the next synchronisation removes them. */
   public void markObsolete(Connection connection, Collection<Long> ids) throws SQLException {
-    batchWithArgument(
+    Sql.updateByIds(
         connection,
-        "update cso set state = ?, sync_pending = true where id = ?",
-        CsoState.Obsolete.name(),
-        ids);
+        "update cso set state = ?, sync_pending = true where id = ANY(?)",
+        ids,
+        s -> s.setString(1, CsoState.Obsolete.name()));
   }
 
   /**
@@ -245,19 +242,14 @@ public final class ConnectorSpace {
   /** CSOs joined to these MVOs, in any system. */
   public List<CsoRow> findByMvoIds(Connection connection, Collection<String> mvoIds)
       throws SQLException {
-    List<CsoRow> found = new ArrayList<>();
-    for (List<String> chunk : Sql.chunks(new ArrayList<>(mvoIds))) {
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select * from cso where mvo_id in (" + Sql.placeholders(chunk.size()) + ")")) {
-        int i = 1;
-        for (String id : chunk) {
-          statement.setString(i++, id);
-        }
-        found.addAll(rows(statement));
-      }
+    if (mvoIds.isEmpty()) {
+      return List.of();
     }
-    return found;
+    try (PreparedStatement statement =
+        connection.prepareStatement("select * from cso where mvo_id = ANY(?)")) {
+      Sql.setStrings(statement, 1, mvoIds);
+      return rows(statement);
+    }
   }
 
   /**
@@ -281,19 +273,21 @@ public final class ConnectorSpace {
   }
 
   public void disconnect(Connection connection, Collection<Long> ids) throws SQLException {
-    batchById(
+    Sql.updateByIds(
         connection,
-        "update cso set mvo_id = null, join_type = null, joined_at = null where id = ?",
-        ids);
+        "update cso set mvo_id = null, join_type = null, joined_at = null where id = ANY(?)",
+        ids,
+        s -> {});
   }
 
   /** Marks CSOs as synchronised, so a delta synchronisation passes them by. */
   public void clearSyncPending(Connection connection, Collection<Long> ids) throws SQLException {
-    batchById(connection, "update cso set sync_pending = false where id = ?", ids);
+    Sql.updateByIds(
+        connection, "update cso set sync_pending = false where id = ANY(?)", ids, s -> {});
   }
 
   public void delete(Connection connection, Collection<Long> ids) throws SQLException {
-    batchById(connection, "delete from cso where id = ?", ids);
+    Sql.deleteIn(connection, "cso", "id", ids);
   }
 
   /** What one page of deleting a connected system's objects removed. */
@@ -359,24 +353,6 @@ public final class ConnectorSpace {
         return rows.getLong(1);
       }
     }
-  }
-
-  static void batchById(Connection connection, String sql, Collection<Long> ids)
-      throws SQLException {
-    Sql.batch(connection, sql, ids, (statement, id) -> statement.setLong(1, id));
-  }
-
-  static void batchWithArgument(
-      Connection connection, String sql, String argument, Collection<Long> ids)
-      throws SQLException {
-    Sql.batch(
-        connection,
-        sql,
-        ids,
-        (statement, id) -> {
-          statement.setString(1, argument);
-          statement.setLong(2, id);
-        });
   }
 
   private static List<CsoRow> rows(PreparedStatement statement) throws SQLException {

@@ -38,17 +38,14 @@ public final class Metaverse {
   public Map<String, MvoRow> findByIds(Connection connection, Collection<String> ids)
       throws SQLException {
     Map<String, MvoRow> found = new HashMap<>();
-    for (List<String> chunk : Sql.chunks(new ArrayList<>(ids))) {
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select * from mvo where id in (" + Sql.placeholders(chunk.size()) + ")")) {
-        int i = 1;
-        for (String id : chunk) {
-          statement.setString(i++, id);
-        }
-        for (MvoRow row : rows(statement)) {
-          found.put(row.id(), row);
-        }
+    if (ids.isEmpty()) {
+      return found;
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement("select * from mvo where id = ANY(?)")) {
+      Sql.setStrings(statement, 1, ids);
+      for (MvoRow row : rows(statement)) {
+        found.put(row.id(), row);
       }
     }
     return found;
@@ -59,25 +56,20 @@ public final class Metaverse {
       Connection connection, String objectType, String attribute, Collection<String> values)
       throws SQLException {
     Map<String, List<String>> found = new HashMap<>();
-    for (List<String> chunk : Sql.chunks(new ArrayList<>(values))) {
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select attr_value, mvo_id, object_type, attribute from mvo_key where attr_value in ("
-                  + Sql.placeholders(chunk.size())
-                  + ")")) {
-        int i = 1;
-        for (String value : chunk) {
-          statement.setString(i++, value);
-        }
-        // Type and attribute are filtered here, so the IN list stays an index seek (as for cso
-        // anchors).
-        try (ResultSet rows = statement.executeQuery()) {
-          while (rows.next()) {
-            if (rows.getString(3).equals(objectType) && rows.getString(4).equals(attribute)) {
-              found
-                  .computeIfAbsent(rows.getString(1), k -> new ArrayList<>())
-                  .add(rows.getString(2));
-            }
+    if (values.isEmpty()) {
+      return found;
+    }
+    // Type and attribute are filtered here, so "attr_value = ANY(?)" stays an index seek on the
+    // value-first key (as for cso anchors).
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select attr_value, mvo_id, object_type, attribute from mvo_key"
+                + " where attr_value = ANY(?)")) {
+      Sql.setStrings(statement, 1, values);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          if (rows.getString(3).equals(objectType) && rows.getString(4).equals(attribute)) {
+            found.computeIfAbsent(rows.getString(1), k -> new ArrayList<>()).add(rows.getString(2));
           }
         }
       }
@@ -144,7 +136,7 @@ public final class Metaverse {
       return;
     }
     deleteKeys(connection, ids);
-    Sql.batch(connection, "delete from mvo where id = ?", ids, (s, id) -> s.setString(1, id));
+    Sql.deleteIn(connection, "mvo", "id", ids);
   }
 
   /**
@@ -262,8 +254,7 @@ public final class Metaverse {
 
   private static void deleteKeys(Connection connection, Collection<String> ids)
       throws SQLException {
-    Sql.batch(
-        connection, "delete from mvo_key where mvo_id = ?", ids, (s, id) -> s.setString(1, id));
+    Sql.deleteIn(connection, "mvo_key", "mvo_id", ids);
   }
 
   private static List<MvoRow> rows(PreparedStatement statement) throws SQLException {

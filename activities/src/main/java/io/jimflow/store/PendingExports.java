@@ -76,21 +76,16 @@ public final class PendingExports {
   public Map<Long, List<PendingExportRow>> findOpenByCso(
       Connection connection, Collection<Long> csoIds) throws SQLException {
     Map<Long, List<PendingExportRow>> found = new HashMap<>();
-    for (List<Long> chunk : Sql.chunks(new ArrayList<>(csoIds))) {
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              SELECT
-                  + " where pe.status <> ? and pe.cso_id in ("
-                  + Sql.placeholders(chunk.size())
-                  + ") order by pe.id")) {
-        statement.setString(1, ExportStatus.Confirmed.name());
-        int i = 2;
-        for (Long id : chunk) {
-          statement.setLong(i++, id);
-        }
-        for (PendingExportRow row : rows(statement)) {
-          found.computeIfAbsent(row.csoId(), k -> new ArrayList<>()).add(row);
-        }
+    if (csoIds.isEmpty()) {
+      return found;
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            SELECT + " where pe.status <> ? and pe.cso_id = ANY(?) order by pe.id")) {
+      statement.setString(1, ExportStatus.Confirmed.name());
+      Sql.setLongs(statement, 2, csoIds);
+      for (PendingExportRow row : rows(statement)) {
+        found.computeIfAbsent(row.csoId(), k -> new ArrayList<>()).add(row);
       }
     }
     return found;
@@ -162,14 +157,13 @@ public final class PendingExports {
       Connection connection, Collection<Long> ids, ExportStatus status, String timestampColumn)
       throws SQLException {
     Instant now = clock.instant();
-    Sql.batch(
+    Sql.updateByIds(
         connection,
-        "update pending_export set status = ?, " + timestampColumn + " = ? where id = ?",
+        "update pending_export set status = ?, " + timestampColumn + " = ? where id = ANY(?)",
         ids,
-        (statement, id) -> {
+        statement -> {
           statement.setString(1, status.name());
           Sql.setInstant(statement, 2, now);
-          statement.setLong(3, id);
         });
   }
 

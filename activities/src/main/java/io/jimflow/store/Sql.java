@@ -16,9 +16,6 @@ import java.util.List;
 /** Small JDBC helpers shared by the repositories. */
 final class Sql {
 
-  /** How many values one IN list carries; well below every driver's parameter limit. */
-  static final int IN_CHUNK = 1000;
-
   private Sql() {}
 
   static void setInstant(PreparedStatement statement, int index, Instant instant)
@@ -58,23 +55,53 @@ final class Sql {
     return resultSet.wasNull() ? null : value;
   }
 
-  static String placeholders(int count) {
-    return String.join(",", Collections.nCopies(count, "?"));
+  /**
+   * Binds ids as one array parameter, for {@code id = ANY(?)}: one statement text whatever the
+   * count, so the database keeps one plan for it.
+   */
+  static void setLongs(PreparedStatement statement, int index, Collection<Long> values)
+      throws SQLException {
+    setArray(statement, index, "bigint", values);
   }
 
-  /** The values in IN-list sized chunks; none for no values (an empty IN list is not SQL). */
-  static <T> List<List<T>> chunks(List<T> values) {
-    if (values.isEmpty()) {
-      return List.of();
+  /** Binds strings as one array parameter, for {@code column = ANY(?)}. */
+  static void setStrings(PreparedStatement statement, int index, Collection<String> values)
+      throws SQLException {
+    setArray(statement, index, "varchar", values);
+  }
+
+  private static void setArray(
+      PreparedStatement statement, int index, String elementType, Collection<?> values)
+      throws SQLException {
+    statement.setArray(
+        index, statement.getConnection().createArrayOf(elementType, values.toArray()));
+  }
+
+  /**
+   * Runs an update or delete of the rows whose ids are in {@code ids}, as one statement: its last
+   * parameter is the {@code = ANY(?)} array of ids. Runs nothing for no ids.
+   *
+   * @param binder sets the parameters before the ids
+   * @return how many rows it changed
+   */
+  static int updateByIds(Connection connection, String sql, Collection<?> ids, Binder binder)
+      throws SQLException {
+    if (ids.isEmpty()) {
+      return 0;
     }
-    if (values.size() <= IN_CHUNK) {
-      return List.of(values);
+    int idsIndex = (int) sql.chars().filter(c -> c == '?').count();
+    Object first = ids.iterator().next();
+    String elementType =
+        first instanceof Long ? "bigint" : first instanceof Integer ? "integer" : "varchar";
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      binder.bind(statement);
+      setArray(statement, idsIndex, elementType, ids);
+      return statement.executeUpdate();
     }
-    java.util.ArrayList<List<T>> chunks = new java.util.ArrayList<>();
-    for (int from = 0; from < values.size(); from += IN_CHUNK) {
-      chunks.add(values.subList(from, Math.min(values.size(), from + IN_CHUNK)));
-    }
-    return chunks;
+  }
+
+  static String placeholders(int count) {
+    return String.join(",", Collections.nCopies(count, "?"));
   }
 
   /** The first column of every row a query returns; {@code binder} sets its parameters. */
@@ -94,27 +121,11 @@ final class Sql {
     }
   }
 
-  /** {@code delete from table where column in (ids)}; returns how many rows went. */
+  /** {@code delete from table where column = ANY(ids)}; returns how many rows went. */
   static int deleteIn(Connection connection, String table, String column, Collection<?> ids)
       throws SQLException {
-    if (ids.isEmpty()) {
-      return 0;
-    }
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "delete from "
-                + table
-                + " where "
-                + column
-                + " in ("
-                + placeholders(ids.size())
-                + ")")) {
-      int i = 1;
-      for (Object id : ids) {
-        statement.setObject(i++, id);
-      }
-      return statement.executeUpdate();
-    }
+    return updateByIds(
+        connection, "delete from " + table + " where " + column + " = ANY(?)", ids, s -> {});
   }
 
   /** Runs an insert, update or delete; returns how many rows it changed. */

@@ -13,10 +13,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** What every database the store runs on must do; run against H2 and PostgreSQL. */
@@ -266,6 +268,49 @@ abstract class StoreContractTest {
         store().inTransaction(c -> connectorSpace.pageForSync(c, "hr", 0, 10, true));
     assertThat(notSeen).extracting(CsoRow::anchor).containsExactly("E2");
     assertThat(pending).extracting(CsoRow::anchor).containsExactly("E1");
+  }
+
+  @Test
+  void aPageOfMoreCsosThanOneInListHeldIsFoundByAnchorAndByMvoInOneLookup() {
+    List<String> anchors = IntStream.range(0, 2_500).mapToObj(i -> "E" + i).toList();
+    List<MvoRow> mvos = new ArrayList<>();
+    List<NewCso> csos = new ArrayList<>();
+    for (String anchor : anchors) {
+      mvos.add(new MvoRow("m-" + anchor, "person", Map.of(), null));
+      csos.add(
+          new NewCso(
+              "hr",
+              "person",
+              anchor,
+              "{}",
+              "h",
+              CsoState.Normal,
+              "m-" + anchor,
+              "Joined",
+              false,
+              "r"));
+    }
+    // The same anchor in another system is not one of hr's.
+    csos.add(
+        new NewCso("badge", "person", "E7", "{}", "h", CsoState.Normal, null, null, true, "r"));
+    Map<String, Long> ids =
+        store()
+            .inTransaction(
+                c -> {
+                  metaverse.insert(c, mvos);
+                  return connectorSpace.insert(c, csos);
+                });
+
+    Map<String, CsoRow> byAnchor =
+        store().inTransaction(c -> connectorSpace.findByAnchors(c, "hr", "person", anchors));
+    List<CsoRow> byMvo =
+        store()
+            .inTransaction(
+                c -> connectorSpace.findByMvoIds(c, List.of("m-E0", "m-E1999", "m-E2499", "m-X")));
+    assertThat(byAnchor).hasSize(2_500);
+    assertThat(byAnchor.get("E7").connectedSystem()).isEqualTo("hr");
+    assertThat(byAnchor.get("E2499").id()).isEqualTo(ids.get("E2499"));
+    assertThat(byMvo).extracting(CsoRow::anchor).containsExactlyInAnyOrder("E0", "E1999", "E2499");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.jimflow.config.tree;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -95,11 +96,19 @@ public final class SqlScriptsFile {
       return Optional.empty();
     }
     Optional<String> root = Conversions.text().convert(node.get(), problems);
-    if (root.isPresent() && root.get().isBlank()) {
+    if (root.isEmpty()) {
+      return Optional.empty();
+    }
+    if (root.get().isBlank()) {
       problems.at(node.get().line(), "", MISSING_ROOT);
       return Optional.empty();
     }
-    return root.map(Path::of);
+    try {
+      return Optional.of(Path.of(root.get()));
+    } catch (InvalidPathException e) {
+      problems.at(node.get(), "'" + root.get() + "' is not a valid path: " + e.getReason());
+      return Optional.empty();
+    }
   }
 
   private static Set<String> names(List<Fields> connections, Problems problems) {

@@ -115,6 +115,15 @@ class SqlScriptsFileTest {
   }
 
   @Test
+  void aRootThatIsNoPathIsAProblemNotACrash() throws IOException {
+    assertThat(problemsOf("root: \"sql\\0\"\n"))
+        .singleElement()
+        .asString()
+        .startsWith("s.yaml:1: root: 'sql")
+        .contains("is not a valid path");
+  }
+
+  @Test
   void aSyntaxErrorGivesNothingButItsLine() throws IOException {
     assertThat(read("root: sql\nconnections: [{name: x\n")).isEmpty();
     assertThat(problems.list())
