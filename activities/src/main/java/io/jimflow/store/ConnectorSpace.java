@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -142,19 +143,34 @@ public final class ConnectorSpace {
 
   /** Writes new content for changed CSOs and marks them for the next synchronisation. */
   public void update(Connection connection, List<CsoUpdate> updates) throws SQLException {
+    if (updates.isEmpty()) {
+      return;
+    }
+    // One statement for the page; a CSO listed twice gets its last update, as a batch of one
+    // update per row would leave it (one statement may change a row only once).
+    Map<Long, CsoUpdate> byId = new LinkedHashMap<>();
+    for (CsoUpdate update : updates) {
+      byId.put(update.id(), update);
+    }
+    Collection<CsoUpdate> rows = byId.values();
     Instant now = clock.instant();
-    Sql.batch(
+    Sql.update(
         connection,
-        "update cso set attributes = ?, content_hash = ?, state = ?, sync_pending = true,"
-            + " last_seen_run = ?, updated_at = ? where id = ?",
-        updates,
-        (statement, update) -> {
-          statement.setString(1, update.attributesJson());
-          statement.setString(2, update.contentHash());
-          statement.setString(3, update.state().name());
-          statement.setString(4, update.lastSeenRun());
-          Sql.setInstant(statement, 5, now);
-          statement.setLong(6, update.id());
+        Dialect.of(connection)
+            .updateByIdFromArrays(
+                "cso",
+                "cast(? as bigint array), cast(? as varchar array), cast(? as varchar array),"
+                    + " cast(? as varchar array), cast(? as varchar array)",
+                "id, attributes, content_hash, state, last_seen_run",
+                "attributes = v.attributes, content_hash = v.content_hash, state = v.state,"
+                    + " sync_pending = true, last_seen_run = v.last_seen_run, updated_at = ?"),
+        statement -> {
+          Sql.setLongs(statement, 1, byId.keySet());
+          Sql.setStrings(statement, 2, rows.stream().map(CsoUpdate::attributesJson).toList());
+          Sql.setStrings(statement, 3, rows.stream().map(CsoUpdate::contentHash).toList());
+          Sql.setStrings(statement, 4, rows.stream().map(u -> u.state().name()).toList());
+          Sql.setStrings(statement, 5, rows.stream().map(CsoUpdate::lastSeenRun).toList());
+          Sql.setInstant(statement, 6, now);
         });
   }
 
@@ -254,21 +270,34 @@ public final class ConnectorSpace {
 
   /**
    * Joins CSOs to MVOs ({@code joinType} Projected, Joined or Provisioned) and marks them
-   * synchronised, in one statement per CSO.
+   * synchronised, in one statement for all of them.
    */
   public void join(Connection connection, Map<Long, String> mvoByCso, String joinType)
       throws SQLException {
+    if (mvoByCso.isEmpty()) {
+      return;
+    }
+    List<Long> csoIds = new ArrayList<>(mvoByCso.size());
+    List<String> mvoIds = new ArrayList<>(mvoByCso.size());
+    mvoByCso.forEach(
+        (csoId, mvoId) -> {
+          csoIds.add(csoId);
+          mvoIds.add(mvoId);
+        });
     Instant now = clock.instant();
-    Sql.batch(
+    Sql.update(
         connection,
-        "update cso set mvo_id = ?, join_type = ?, joined_at = ?, sync_pending = false"
-            + " where id = ?",
-        mvoByCso.entrySet(),
-        (statement, join) -> {
-          statement.setString(1, join.getValue());
-          statement.setString(2, joinType);
-          Sql.setInstant(statement, 3, now);
-          statement.setLong(4, join.getKey());
+        Dialect.of(connection)
+            .updateByIdFromArrays(
+                "cso",
+                "cast(? as bigint array), cast(? as varchar array)",
+                "id, mvo_id",
+                "mvo_id = v.mvo_id, join_type = ?, joined_at = ?, sync_pending = false"),
+        statement -> {
+          Sql.setLongs(statement, 1, csoIds);
+          Sql.setStrings(statement, 2, mvoIds);
+          statement.setString(3, joinType);
+          Sql.setInstant(statement, 4, now);
         });
   }
 

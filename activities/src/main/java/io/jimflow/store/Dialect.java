@@ -22,4 +22,36 @@ enum Dialect {
     }
     throw new SQLException("unsupported database for the store: " + product);
   }
+
+  /**
+   * One statement that updates a page of rows of {@code table} by id from parallel arrays: {@code
+   * arrays} are the array parameters' casts (the ids first), {@code columns} name them for {@code
+   * set}, which reads them as {@code v.<column>}. The arrays' parameters come before those of
+   * {@code set} in both forms.
+   */
+  String updateByIdFromArrays(String table, String arrays, String columns, String set) {
+    return switch (this) {
+      // H2 has no UPDATE ... FROM.
+      case H2 ->
+          "merge into "
+              + table
+              + " t using unnest("
+              + arrays
+              + ") as v("
+              + columns
+              + ") on t.id = v.id when matched then update set "
+              + set;
+      // MERGE would need PostgreSQL 15; UPDATE ... FROM runs on every supported version.
+      case POSTGRESQL ->
+          "with v("
+              + columns
+              + ") as (select * from unnest("
+              + arrays
+              + ")) update "
+              + table
+              + " t set "
+              + set
+              + " from v where t.id = v.id";
+    };
+  }
 }

@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -95,27 +97,80 @@ public final class Metaverse {
           Sql.setInstant(statement, 5, now);
           Sql.setInstant(statement, 6, now);
         });
-    insertKeys(connection, mvos);
+    List<Key> keys = new ArrayList<>();
+    for (MvoRow mvo : mvos) {
+      keys.addAll(keysOf(mvo));
+    }
+    insertKeys(connection, keys);
   }
 
-  /** Replaces the attributes and deletion date of existing MVOs, and their key index entries. */
+  /**
+   * Replaces the attributes and deletion date of existing MVOs, and the key index entries of those
+   * whose key values changed.
+   */
   public void update(Connection connection, List<MvoRow> mvos) throws SQLException {
     if (mvos.isEmpty()) {
       return;
     }
+    // One statement for the page; an MVO listed twice gets its last state (one statement may
+    // change a row only once).
+    Map<String, MvoRow> byId = new LinkedHashMap<>();
+    for (MvoRow mvo : mvos) {
+      byId.put(mvo.id(), mvo);
+    }
+    Collection<MvoRow> rows = byId.values();
     Instant now = clock.instant();
-    Sql.batch(
+    Sql.update(
         connection,
-        "update mvo set attributes = ?, deletion_eligible_at = ?, updated_at = ? where id = ?",
-        mvos,
-        (statement, mvo) -> {
-          statement.setString(1, AttributesJson.write(mvo.attributes()));
-          Sql.setInstant(statement, 2, mvo.deletionEligibleAt());
-          Sql.setInstant(statement, 3, now);
-          statement.setString(4, mvo.id());
+        Dialect.of(connection)
+            .updateByIdFromArrays(
+                "mvo",
+                "cast(? as varchar array), cast(? as varchar array), cast(? as varchar array)",
+                "id, attributes, deletion_eligible_at",
+                "attributes = v.attributes, deletion_eligible_at = cast(v.deletion_eligible_at as"
+                    + " timestamp with time zone), updated_at = ?"),
+        statement -> {
+          Sql.setStrings(statement, 1, byId.keySet());
+          Sql.setStrings(
+              statement,
+              2,
+              rows.stream().map(mvo -> AttributesJson.write(mvo.attributes())).toList());
+          Sql.setStrings(
+              statement,
+              3,
+              rows.stream().map(mvo -> Sql.timestampText(mvo.deletionEligibleAt())).toList());
+          Sql.setInstant(statement, 4, now);
         });
-    deleteKeys(connection, mvos.stream().map(MvoRow::id).toList());
-    insertKeys(connection, mvos);
+    replaceChangedKeys(connection, rows);
+  }
+
+  /** Rewrites the key index entries of the MVOs whose key values differ from the stored ones. */
+  private void replaceChangedKeys(Connection connection, Collection<MvoRow> mvos)
+      throws SQLException {
+    Map<String, Set<Key>> stored = new HashMap<>();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select object_type, attribute, attr_value, mvo_id from mvo_key where mvo_id = ANY(?)")) {
+      Sql.setStrings(statement, 1, mvos.stream().map(MvoRow::id).toList());
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          Key key =
+              new Key(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4));
+          stored.computeIfAbsent(key.mvoId(), k -> new HashSet<>()).add(key);
+        }
+      }
+    }
+    List<String> changed = new ArrayList<>();
+    List<Key> keys = new ArrayList<>();
+    for (MvoRow mvo : mvos) {
+      List<Key> wanted = keysOf(mvo);
+      if (!new HashSet<>(wanted).equals(stored.getOrDefault(mvo.id(), Set.of()))) {
+        changed.add(mvo.id());
+        keys.addAll(wanted);
+      }
+    }
+    deleteKeys(connection, changed);
+    insertKeys(connection, keys);
   }
 
   /** MVOs whose deletion grace period has passed, oldest first. */
@@ -230,16 +285,19 @@ public final class Metaverse {
   /** One entry of the key index: an MVO's value of one of its type's key attributes. */
   private record Key(String objectType, String attribute, String value, String mvoId) {}
 
-  private void insertKeys(Connection connection, List<MvoRow> mvos) throws SQLException {
+  /** The key index entries of an MVO: its values of its type's key attributes. */
+  private List<Key> keysOf(MvoRow mvo) {
     List<Key> keys = new ArrayList<>();
-    for (MvoRow mvo : mvos) {
-      for (String attribute : keyAttributesByType.getOrDefault(mvo.objectType(), Set.of())) {
-        String value = mvo.attributes().get(attribute);
-        if (value != null && !value.isEmpty() && value.length() <= 1000) {
-          keys.add(new Key(mvo.objectType(), attribute, value, mvo.id()));
-        }
+    for (String attribute : keyAttributesByType.getOrDefault(mvo.objectType(), Set.of())) {
+      String value = mvo.attributes().get(attribute);
+      if (value != null && !value.isEmpty() && value.length() <= 1000) {
+        keys.add(new Key(mvo.objectType(), attribute, value, mvo.id()));
       }
     }
+    return keys;
+  }
+
+  private void insertKeys(Connection connection, List<Key> keys) throws SQLException {
     Sql.batch(
         connection,
         "insert into mvo_key (object_type, attribute, attr_value, mvo_id) values (?,?,?,?)",

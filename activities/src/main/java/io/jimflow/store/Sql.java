@@ -8,6 +8,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -25,6 +26,17 @@ final class Sql {
     } else {
       statement.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
     }
+  }
+
+  /**
+   * An instant as ISO-8601 text for an array of timestamps (cast back in SQL), or null: rounded
+   * half up to microseconds, the columns' precision, as the drivers round a bound timestamp, so
+   * both ways store the same instant.
+   */
+  static String timestampText(Instant instant) {
+    return instant == null
+        ? null
+        : instant.plusNanos(500).truncatedTo(ChronoUnit.MICROS).toString();
   }
 
   static Instant getInstant(ResultSet resultSet, String column) throws SQLException {

@@ -17,7 +17,6 @@ import org.flywaydb.core.Flyway;
 public final class Store implements AutoCloseable {
 
   private final DataSource dataSource;
-  private volatile Dialect dialect;
 
   /** Uses a data source managed elsewhere (e.g. by Spring); call {@link #migrate()} once. */
   public Store(DataSource dataSource) {
@@ -59,16 +58,6 @@ public final class Store implements AutoCloseable {
 
   public DataSource dataSource() {
     return dataSource;
-  }
-
-  /** The database behind the store, read from the first connection's metadata and then kept. */
-  Dialect dialect() {
-    Dialect known = dialect;
-    if (known == null) {
-      known = inTransaction(Dialect::of);
-      dialect = known;
-    }
-    return known;
   }
 
   /** Runs the work in one transaction: committed when it returns, rolled back when it throws. */

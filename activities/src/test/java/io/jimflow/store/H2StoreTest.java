@@ -44,6 +44,11 @@ class H2StoreTest extends StoreContractTest {
         .containsPattern("PRIMARY_KEY_\\w+: ID IN\\(");
     assertThat(planByIds("update pending_export set status = 'Exported' where id = ANY(?)"))
         .containsPattern("PRIMARY_KEY_\\w+: ID IN\\(");
+    assertThat(
+            planByIds(
+                Dialect.H2.updateByIdFromArrays(
+                    "cso", "cast(? as bigint array)", "id", "sync_pending = false")))
+        .containsPattern("PRIMARY_KEY_\\w+: ID = V.ID");
   }
 
   private String plan(String query) {

@@ -314,6 +314,66 @@ abstract class StoreContractTest {
   }
 
   @Test
+  void aPageOfUpdatesKeepsEachObjectsLastStateAndItsKeys() {
+    MvoRow ada = new MvoRow("m-1", "person", Map.of("employeeId", "E1", "name", "Ada"), null);
+    MvoRow bob = new MvoRow("m-2", "person", Map.of("employeeId", "E2", "name", "Bob"), null);
+    NewCso cso =
+        new NewCso("hr", "person", "E1", "{}", "h1", CsoState.Normal, null, null, true, "run-1");
+    Map<String, Long> ids =
+        store()
+            .inTransaction(
+                c -> {
+                  metaverse.insert(c, List.of(ada, bob));
+                  return connectorSpace.insert(c, List.of(cso));
+                });
+    long csoId = ids.get("E1");
+    // Nanoseconds, as a clock may give them: stored rounded to microseconds either way.
+    Instant eligible = Instant.parse("2026-02-27T10:15:30.123456500Z");
+    store()
+        .inTransaction(
+            c -> {
+              metaverse.update(
+                  c,
+                  List.of(
+                      new MvoRow(
+                          "m-1", "person", Map.of("employeeId", "E1", "name", "Ada L"), null),
+                      new MvoRow("m-2", "person", Map.of("employeeId", "E2"), null),
+                      new MvoRow(
+                          "m-2", "person", Map.of("employeeId", "E2", "name", "B"), eligible)));
+              connectorSpace.update(
+                  c,
+                  List.of(
+                      new CsoUpdate(csoId, "{\"name\":\"A\"}", "h2", CsoState.Normal, "run-2"),
+                      new CsoUpdate(csoId, "{\"name\":\"Ada\"}", "h3", CsoState.Normal, "run-2")));
+              connectorSpace.join(c, Map.of(csoId, "m-1"), "Joined");
+              return null;
+            });
+
+    Map<String, MvoRow> found =
+        store().inTransaction(c -> metaverse.findByIds(c, List.of("m-1", "m-2")));
+    Map<String, List<String>> byKey =
+        store()
+            .inTransaction(
+                c -> metaverse.findByKey(c, "person", "employeeId", List.of("E1", "E2")));
+    Instant stored = Instant.parse("2026-02-27T10:15:30.123457Z");
+    List<MvoRow> due = store().inTransaction(c -> metaverse.findDueForDeletion(c, stored, 10));
+    CsoRow updated =
+        store()
+            .inTransaction(c -> connectorSpace.findByAnchors(c, "hr", "person", List.of("E1")))
+            .get("E1");
+    assertThat(found.get("m-1").attributes()).containsEntry("name", "Ada L");
+    assertThat(found.get("m-2").attributes()).containsEntry("name", "B");
+    assertThat(byKey)
+        .containsOnly(Map.entry("E1", List.of("m-1")), Map.entry("E2", List.of("m-2")));
+    assertThat(due).extracting(MvoRow::deletionEligibleAt).containsExactly(stored);
+    assertThat(updated.contentHash()).isEqualTo("h3");
+    assertThat(updated.attributes()).containsEntry("name", "Ada");
+    assertThat(updated.mvoId()).isEqualTo("m-1");
+    assertThat(updated.joinType()).isEqualTo("Joined");
+    assertThat(updated.syncPending()).isFalse();
+  }
+
+  @Test
   void aDuplicateAnchorInOneSystemIsRejected() {
     NewCso cso =
         new NewCso("hr", "person", "E1", "{}", "h", CsoState.Normal, null, null, true, "r");

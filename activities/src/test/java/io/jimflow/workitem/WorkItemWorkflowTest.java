@@ -191,6 +191,8 @@ class WorkItemWorkflowTest {
 
     h.schedule(spec);
     awaitRunning("t", 1);
+    // The retry below must find saved progress: let the first run save once before the clock moves.
+    h.awaitHandler("the first run saved progress", () -> h.handler.steps.get() > 0);
     h.advanceWhileRunning(Duration.ofMinutes(30));
     h.awaitHandler("the first run was asked to finish", () -> h.handler.reasons.size() == 1);
     h.awaitInstance("t", 2, WaitingForStart);
