@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -146,12 +145,7 @@ public final class ConnectorSpace {
     if (updates.isEmpty()) {
       return;
     }
-    // One statement for the page; a CSO listed twice gets its last update, as a batch of one
-    // update per row would leave it (one statement may change a row only once).
-    Map<Long, CsoUpdate> byId = new LinkedHashMap<>();
-    for (CsoUpdate update : updates) {
-      byId.put(update.id(), update);
-    }
+    Map<Long, CsoUpdate> byId = Sql.lastById(updates, CsoUpdate::id);
     Collection<CsoUpdate> rows = byId.values();
     Instant now = clock.instant();
     Sql.update(

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -112,12 +111,7 @@ public final class Metaverse {
     if (mvos.isEmpty()) {
       return;
     }
-    // One statement for the page; an MVO listed twice gets its last state (one statement may
-    // change a row only once).
-    Map<String, MvoRow> byId = new LinkedHashMap<>();
-    for (MvoRow mvo : mvos) {
-      byId.put(mvo.id(), mvo);
-    }
+    Map<String, MvoRow> byId = Sql.lastById(mvos, MvoRow::id);
     Collection<MvoRow> rows = byId.values();
     Instant now = clock.instant();
     Sql.update(

@@ -12,7 +12,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /** Small JDBC helpers shared by the repositories. */
 final class Sql {
@@ -74,6 +77,18 @@ final class Sql {
   static void setLongs(PreparedStatement statement, int index, Collection<Long> values)
       throws SQLException {
     setArray(statement, index, "bigint", values);
+  }
+
+  /**
+   * The rows of a page by id, each id once with its last row: one set-based statement may change a
+   * row only once, and a batch of one statement per row would have left the last one.
+   */
+  static <K, T> Map<K, T> lastById(Collection<T> rows, Function<T, K> id) {
+    Map<K, T> byId = new LinkedHashMap<>();
+    for (T row : rows) {
+      byId.put(id.apply(row), row);
+    }
+    return byId;
   }
 
   /** Binds strings as one array parameter, for {@code column = ANY(?)}. */
