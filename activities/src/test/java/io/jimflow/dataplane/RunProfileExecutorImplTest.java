@@ -13,12 +13,15 @@ import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
+import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.store.ChangeType;
+import io.jimflow.store.FailingWrites;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.RunStatus;
 import io.jimflow.store.Store;
+import io.jimflow.store.StoreException;
 import io.jimflow.store.TestStores;
 import io.jimflow.store.Total;
 import io.jimflow.testing.SettableClock;
@@ -54,6 +57,7 @@ class RunProfileExecutorImplTest {
 
   @TempDir Path dir;
   Store store;
+  DataPlaneConfig config;
   SettableClock clock = new SettableClock(Instant.parse("2026-03-01T02:00:00Z"));
   RunProfileExecutorImpl executor;
   final ProfileRuns runs =
@@ -69,7 +73,7 @@ class RunProfileExecutorImplTest {
   @BeforeEach
   void setUp() {
     store = newStore();
-    DataPlaneConfig config = new DataPlaneConfigLoader().load(CSV_SYSTEMS);
+    config = new DataPlaneConfigLoader().load(CSV_SYSTEMS);
     executor = new RunProfileExecutorImpl(store, config, dir, clock);
   }
 
@@ -230,6 +234,44 @@ class RunProfileExecutorImplTest {
   }
 
   @Test
+  void aLeaverWhoReturnsWithinTheGracePeriodJoinsTheSameMvoAgainAndIsNotDeleted()
+      throws IOException {
+    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    hrFile(person(1, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null"))
+        .isEqualTo(1);
+
+    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active"));
+    assertThat(execute("HR System", "Full Import").stats()).containsEntry("added", 1L);
+    RunProfileOutcome back = execute("HR System", "Full Synchronisation");
+
+    // The new HR object joins the MVO it left (its directory and badge objects still joined to
+    // it), which is no longer due for deletion; nothing is provisioned again.
+    assertThat(back.stats())
+        .containsEntry("joined", 1L)
+        .containsEntry("projected", 0L)
+        .containsEntry("provisioned", 0L)
+        .containsEntry("errors", 0L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(2);
+    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null")).isZero();
+    assertThat(
+            count(
+                "select count(*) from cso h join cso d on d.mvo_id = h.mvo_id"
+                    + " where h.connected_system_id = 'hr' and h.anchor = 'E2'"
+                    + " and d.connected_system_id = 'directory'"))
+        .isEqualTo(1);
+
+    clock.advance(Duration.ofDays(8));
+    RunProfileOutcome later = execute("HR System", "Full Synchronisation");
+    assertThat(later.stats()).containsEntry("deleted", 0L).containsEntry("deprovisioned", 0L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(2);
+  }
+
+  @Test
   void aLeaverIsDisconnectedThenDeletedAndDeprovisionedAfterTheGracePeriod() throws IOException {
     hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active"));
     execute("HR System", "Full Import");
@@ -270,7 +312,7 @@ class RunProfileExecutorImplTest {
     RecordingProgress dying = new RecordingProgress(2, null);
     assertThatThrownBy(() -> executor.execute(first, dying))
         .isInstanceOf(RecordingProgress.WorkerDied.class);
-    RunRecord open = inProgress(first, "hr", "full-import");
+    RunRecord open = inProgress(first, "full-import");
     assertThat(open.checkpoint()).isEqualTo("rows:4000");
     assertThat(count("select count(*) from cso")).isEqualTo(4000);
 
@@ -296,6 +338,164 @@ class RunProfileExecutorImplTest {
     RunProfileOutcome again = executor.execute(attempt(retry, 3), new RecordingProgress());
     assertThat(again.runRecordId()).isEqualTo(outcome.runRecordId());
     assertThat(count("select count(*) from run_record")).isEqualTo(1);
+  }
+
+  /**
+   * HR people 1 to {@code count} imported, to be synchronised in pages of 2,000: every tenth a
+   * leaver (out of scope), every fourth a contractor (no badge).
+   */
+  void importPeople(int count) throws IOException {
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= count; i++) {
+      rows.append(
+          person(
+              i,
+              "R&D",
+              i % 4 == 0 ? "Contractor" : "Employee",
+              i % 10 == 0 ? "Terminated" : "Active"));
+    }
+    hrFile(rows.toString());
+    execute("HR System", "Full Import");
+  }
+
+  /** The same step's next attempt, as Temporal retries it. */
+  static RunProfileRun attempt(RunProfileRun run, int attempt) {
+    return new RunProfileRun(
+        run.connectedSystem(),
+        run.runProfile(),
+        run.executionId(),
+        run.scheduleId(),
+        run.stepIndex(),
+        run.stepName(),
+        run.initiator(),
+        attempt);
+  }
+
+  /** The run record of an HR step's run profile that a lost attempt left in progress. */
+  RunRecord inProgress(RunProfileRun run, String profileId) {
+    return inProgress(run, "hr", profileId);
+  }
+
+  /** Only the first two pages of the synchronisation are in the store, each once. */
+  void assertTwoPagesSynchronised(RunProfileRun sync) {
+    RunRecord open = inProgress(sync, "full-sync");
+    assertThat(open.objectsProcessed()).isEqualTo(4_000);
+    // Persons 1-4,000: 3,600 in scope, 2,800 of them employees with a badge.
+    assertThat(count("select count(*) from mvo")).isEqualTo(3_600);
+    assertThat(
+            count(
+                "select count(*) from cso where mvo_id is not null and connected_system_id = 'hr'"))
+        .isEqualTo(3_600);
+    assertThat(count("select count(*) from pending_export")).isEqualTo(3_600 + 2_800);
+    assertThat(count("select count(*) from run_item where run_record_id = '" + open.id() + "'"))
+        .isEqualTo(open.itemsWritten())
+        .isEqualTo(3_600 + 3_600 + 2_800);
+  }
+
+  /** What one uninterrupted Full Synchronisation of 9,000 {@link #importPeople} leaves. */
+  void assertSynchronisedAsByOneUninterruptedRun(RunProfileOutcome outcome) {
+    assertThat(outcome.status()).isEqualTo(StepStatus.Complete);
+    assertThat(outcome.stats())
+        .containsEntry("objectsProcessed", 9_000L)
+        .containsEntry("projected", 8_100L)
+        .containsEntry("provisioned", 8_100L + 6_300)
+        .containsEntry("pendingExports", 8_100L + 6_300)
+        .containsEntry("errors", 0L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(8_100);
+    assertThat(count("select count(*) from mvo_key")).isEqualTo(8_100);
+    assertThat(count("select count(*) from mvo_change")).isEqualTo(8_100);
+    assertThat(
+            count(
+                "select count(distinct mvo_id) from cso where connected_system_id = 'hr'"
+                    + " and mvo_id in (select id from mvo)"))
+        .isEqualTo(8_100);
+    assertThat(
+            count(
+                "select count(*) from cso where connected_system_id = 'hr' and sync_pending = true"))
+        .isZero();
+    assertThat(count("select count(*) from cso where connected_system_id = 'directory'"))
+        .isEqualTo(8_100);
+    assertThat(count("select count(*) from cso where connected_system_id = 'badges'"))
+        .isEqualTo(6_300);
+    assertThat(count("select count(*) from pending_export where connected_system_id = 'directory'"))
+        .isEqualTo(8_100);
+    assertThat(count("select count(*) from pending_export where connected_system_id = 'badges'"))
+        .isEqualTo(6_300);
+    assertThat(
+            count(
+                "select count(*) from pending_export where mvo_id not in (select id from mvo)"
+                    + " or cso_id not in (select id from cso where mvo_id is not null)"))
+        .isZero();
+    assertThat(
+            count(
+                "select count(*) from run_item where run_record_id = '"
+                    + outcome.runRecordId()
+                    + "'"))
+        .isEqualTo(8_100 + 14_400);
+    assertThat(
+            count(
+                "select count(*) from (select cso_id, change_type from run_item"
+                    + " group by cso_id, change_type having count(*) > 1) d"))
+        .isZero();
+  }
+
+  @Test
+  void aRetriedSynchronisationResumesAfterTheLastCommittedPageAndAppliesNoPageTwice()
+      throws IOException {
+    importPeople(9_000);
+    RunProfileRun sync = run("HR System", "Full Synchronisation");
+
+    RecordingProgress dying = new RecordingProgress(2, null);
+    assertThatThrownBy(() -> executor.execute(sync, dying))
+        .isInstanceOf(RecordingProgress.WorkerDied.class);
+    assertTwoPagesSynchronised(sync);
+
+    RecordingProgress resumed =
+        new RecordingProgress(Integer.MAX_VALUE, dying.lastCheckpoint().orElseThrow());
+    RunProfileOutcome outcome = executor.execute(attempt(sync, 2), resumed);
+
+    assertThat(resumed.processed.get(0)).isEqualTo(6_000);
+    assertSynchronisedAsByOneUninterruptedRun(outcome);
+  }
+
+  @Test
+  void aSynchronisationPageWhoseConnectionFailsMidPageIsRolledBackAndTheRetryAppliesItOnce()
+      throws IOException {
+    importPeople(9_000);
+    RunProfileRun sync = run("HR System", "Full Synchronisation");
+    FailingWrites failing = new FailingWrites(store);
+    RunProfileExecutorImpl failingExecutor =
+        new RunProfileExecutorImpl(failing.store(), config, dir, clock);
+    RecordingProgress reports = new RecordingProgress();
+    // After two pages have committed, the third write of the third page loses the connection,
+    // after its MVOs are written.
+    StepProgress losesPageThree =
+        new StepProgress() {
+          @Override
+          public void report(long processed, long total, String checkpoint) {
+            reports.report(processed, total, checkpoint);
+            if (reports.processed.size() == 2) {
+              failing.failWrite(3);
+            }
+          }
+
+          @Override
+          public Optional<String> lastCheckpoint() {
+            return reports.lastCheckpoint();
+          }
+        };
+
+    assertThatThrownBy(() -> failingExecutor.execute(sync, losesPageThree))
+        .isInstanceOf(StoreException.class);
+    assertThat(failing.failed()).isTrue();
+    assertTwoPagesSynchronised(sync);
+
+    RunProfileOutcome outcome =
+        executor.execute(
+            attempt(sync, 2),
+            new RecordingProgress(Integer.MAX_VALUE, reports.lastCheckpoint().orElseThrow()));
+
+    assertSynchronisedAsByOneUninterruptedRun(outcome);
   }
 
   @Test
@@ -426,26 +626,13 @@ class RunProfileExecutorImplTest {
             + " and status = 'Exported'");
   }
 
-  /** The run record a step's attempt left in progress. */
+  /** The run record of a step's run profile that a lost attempt left in progress. */
   RunRecord inProgress(RunProfileRun run, String system, String profile) {
     return store
         .inTransaction(
             c ->
                 new RunRecords(clock).findInProgress(c, "exec-1", run.stepIndex(), system, profile))
         .orElseThrow();
-  }
-
-  /** The same step's next attempt, as Temporal retries it. */
-  static RunProfileRun attempt(RunProfileRun run, int attempt) {
-    return new RunProfileRun(
-        run.connectedSystem(),
-        run.runProfile(),
-        run.executionId(),
-        run.scheduleId(),
-        run.stepIndex(),
-        run.stepName(),
-        run.initiator(),
-        attempt);
   }
 
   @Test
@@ -550,19 +737,7 @@ class RunProfileExecutorImplTest {
   @Test
   void aDeltaSynchronisationCancelledAfterItsFirstPageKeepsThatPageAndLeavesTheRestToTheNext()
       throws IOException {
-    // Pages of 2,000: every tenth person a leaver (out of scope), every fourth a contractor (no
-    // badge).
-    StringBuilder rows = new StringBuilder();
-    for (int i = 1; i <= 3_000; i++) {
-      rows.append(
-          person(
-              i,
-              "R&D",
-              i % 4 == 0 ? "Contractor" : "Employee",
-              i % 10 == 0 ? "Terminated" : "Active"));
-    }
-    hrFile(rows.toString());
-    execute("HR System", "Full Import");
+    importPeople(3_000);
     RunProfileRun sync = run("HR System", "Delta Synchronisation");
 
     // The heartbeat after the first page brings the cancel; the workflow then finalizes the record.
