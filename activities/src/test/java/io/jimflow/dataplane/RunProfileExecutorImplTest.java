@@ -30,10 +30,15 @@ import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -368,11 +373,7 @@ class RunProfileExecutorImplTest {
 
   /** The run record of an HR step's run profile that a lost attempt left in progress. */
   RunRecord inProgress(RunProfileRun run, String profileId) {
-    return store
-        .inTransaction(
-            c ->
-                new RunRecords(clock).findInProgress(c, "exec-1", run.stepIndex(), "hr", profileId))
-        .orElseThrow();
+    return inProgress(run, "hr", profileId);
   }
 
   /** Only the first two pages of the synchronisation are in the store, each once. */
@@ -495,6 +496,143 @@ class RunProfileExecutorImplTest {
             new RecordingProgress(Integer.MAX_VALUE, reports.lastCheckpoint().orElseThrow()));
 
     assertSynchronisedAsByOneUninterruptedRun(outcome);
+  }
+
+  @Test
+  void aRetriedExportContinuesMarkingAfterTheLastCommittedPageAndWritesTheFileOnce()
+      throws IOException {
+    // The Directory's export in pages of 500.
+    String systems = Files.readString(CSV_SYSTEMS);
+    String export = "{id: export, name: Export, runType: Export, file: data/directory.csv";
+    assertThat(systems).contains(export);
+    Path paged = dir.resolve("connected-systems.yaml");
+    Files.writeString(paged, systems.replace(export, export + ", pageSize: 500"));
+    executor =
+        new RunProfileExecutorImpl(store, new DataPlaneConfigLoader().load(paged), dir, clock);
+    // Contractors: no badges to provision, only the Directory's 5,000 exports.
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= 5_000; i++) {
+      rows.append(person(i, "R&D", "Contractor", "Active"));
+    }
+    hrFile(rows.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    // The file already holds people 5,000 down to 4,001 (outdated), someone else, and a bad row.
+    StringBuilder old = new StringBuilder(DIRECTORY_HEADER + "\n");
+    for (int i = 5_000; i > 4_000; i--) {
+      old.append("E").append(i).append(",Old ").append(i).append(",,,,Old,Old\n");
+      if (i == 4_500) {
+        old.append("X1,Someone Else,Someone,Else,x1@example.org,Ops,Clerk\nE9999,too,few\n");
+      }
+    }
+    Path file = dir.resolve("data/directory.csv");
+    Files.writeString(file, old.toString());
+    // What applying every export at once gives: the file's rows in their order, then the others in
+    // the order of their first export.
+    List<String> expected = new ArrayList<>();
+    expected.add(DIRECTORY_HEADER);
+    for (int i = 5_000; i > 4_000; i--) {
+      expected.add(directoryRow(i));
+      if (i == 4_500) {
+        expected.add("X1,Someone Else,Someone,Else,x1@example.org,Ops,Clerk");
+      }
+    }
+    for (String anchor : directoryAnchorsInExportOrder()) {
+      if (Integer.parseInt(anchor.substring(1)) <= 4_000) {
+        expected.add(directoryRow(Integer.parseInt(anchor.substring(1))));
+      }
+    }
+    RunProfileRun first = run("Directory", "Export");
+
+    RecordingProgress dying = RecordingProgress.dyingAfterCheckpoints(4);
+    assertThatThrownBy(() -> executor.execute(first, dying))
+        .isInstanceOf(RecordingProgress.WorkerDied.class);
+    RunRecord open = inProgress(first, "directory", "export");
+    assertThat(open.checkpoint()).matches("mark:\\d+:\\d+");
+    assertThat(Files.readAllLines(file)).containsExactlyElementsOf(expected);
+    assertThat(exportedToDirectory()).isEqualTo(2_000);
+
+    RecordingProgress resumed =
+        new RecordingProgress(Integer.MAX_VALUE, dying.lastCheckpoint().orElseThrow());
+    RunProfileOutcome outcome = executor.execute(attempt(first, 2), resumed);
+
+    assertThat(outcome.runRecordId()).isEqualTo(open.id());
+    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(outcome.stats())
+        .containsEntry("exported", 5_000L)
+        .containsEntry("errors", 1L)
+        .containsEntry("objectsProcessed", 5_000L);
+    // It went on marking: its first report is the page after the last committed one, no rewrite.
+    assertThat(resumed.processed.get(0)).isEqualTo(2_500);
+    assertThat(Files.readAllLines(file)).containsExactlyElementsOf(expected);
+    assertThat(exportedToDirectory()).isEqualTo(5_000);
+    assertThat(
+            count(
+                "select count(*) from pending_export where connected_system_id = 'directory'"
+                    + " and status <> 'Exported'"))
+        .isZero();
+    assertThat(count("select count(*) from run_item where run_record_id = '" + open.id() + "'"))
+        .isEqualTo(5_001);
+    assertThat(
+            count(
+                "select count(*) from (select object_ref from run_item where run_record_id = '"
+                    + open.id()
+                    + "' group by object_ref having count(*) > 1) d"))
+        .isZero();
+    assertThat(items(outcome))
+        .filteredOn(i -> i.item().isError())
+        .singleElement()
+        .satisfies(i -> assertThat(i.item().errorMessage()).contains("dropped from the file"));
+  }
+
+  static final String DIRECTORY_HEADER =
+      "employeeId,displayName,givenName,surname,mail,department,title";
+
+  static String directoryRow(int n) {
+    return "E"
+        + n
+        + ",Person "
+        + n
+        + ",First"
+        + n
+        + ",Last"
+        + n
+        + ",p"
+        + n
+        + "@example.org,R&D,Engineer";
+  }
+
+  /** The Directory's objects in the order of their first pending export. */
+  List<String> directoryAnchorsInExportOrder() {
+    return store.inTransaction(
+        c -> {
+          Set<String> anchors = new LinkedHashSet<>();
+          try (Statement statement = c.createStatement();
+              ResultSet rows =
+                  statement.executeQuery(
+                      "select c.anchor from pending_export pe join cso c on c.id = pe.cso_id"
+                          + " where pe.connected_system_id = 'directory' order by pe.id")) {
+            while (rows.next()) {
+              anchors.add(rows.getString(1));
+            }
+          }
+          return List.copyOf(anchors);
+        });
+  }
+
+  long exportedToDirectory() {
+    return count(
+        "select count(*) from pending_export where connected_system_id = 'directory'"
+            + " and status = 'Exported'");
+  }
+
+  /** The run record of a step's run profile that a lost attempt left in progress. */
+  RunRecord inProgress(RunProfileRun run, String system, String profile) {
+    return store
+        .inTransaction(
+            c ->
+                new RunRecords(clock).findInProgress(c, "exec-1", run.stepIndex(), system, profile))
+        .orElseThrow();
   }
 
   @Test
