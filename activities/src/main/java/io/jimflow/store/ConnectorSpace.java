@@ -15,6 +15,14 @@ import java.util.Map;
 /** Connector space objects (CSOs): what each connected system holds, as last imported. */
 public final class ConnectorSpace {
 
+  /**
+   * Every column but the attributes: for callers that never look at a CSO's attributes, so its JSON
+   * is neither read nor sent.
+   */
+  private static final String WITHOUT_ATTRIBUTES =
+      "id, connected_system_id, object_type, anchor, content_hash, state, mvo_id, join_type,"
+          + " sync_pending, last_seen_run";
+
   private final Clock clock;
 
   public ConnectorSpace(Clock clock) {
@@ -51,9 +59,63 @@ public final class ConnectorSpace {
     try (PreparedStatement statement =
         connection.prepareStatement("select * from cso where anchor = ANY(?)")) {
       Sql.setStrings(statement, 1, anchors);
-      for (CsoRow row : rows(statement)) {
+      for (CsoRow row : rows(statement, true)) {
         if (row.connectedSystem().equals(system) && row.objectType().equals(objectType)) {
           found.put(row.anchor(), row);
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * A stored CSO without its attributes: what an import compares a row with (by content hash) and
+   * needs to update, confirm or delete it.
+   */
+  public record CsoSummary(
+      long id,
+      String anchor,
+      String contentHash,
+      CsoState state,
+      String mvoId,
+      String lastSeenRun) {
+
+    public static CsoSummary of(CsoRow cso) {
+      return new CsoSummary(
+          cso.id(), cso.anchor(), cso.contentHash(), cso.state(), cso.mvoId(), cso.lastSeenRun());
+    }
+  }
+
+  /**
+   * The stored CSOs of one system and object type with these anchors, by anchor, without their
+   * attributes.
+   */
+  public Map<String, CsoSummary> findSummariesByAnchors(
+      Connection connection, String system, String objectType, Collection<String> anchors)
+      throws SQLException {
+    Map<String, CsoSummary> found = new HashMap<>();
+    if (anchors.isEmpty()) {
+      return found;
+    }
+    // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select id, anchor, content_hash, state, mvo_id, last_seen_run, connected_system_id,"
+                + " object_type from cso where anchor = ANY(?)")) {
+      Sql.setStrings(statement, 1, anchors);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          if (rows.getString(7).equals(system) && rows.getString(8).equals(objectType)) {
+            found.put(
+                rows.getString(2),
+                new CsoSummary(
+                    rows.getLong(1),
+                    rows.getString(2),
+                    rows.getString(3),
+                    CsoState.valueOf(rows.getString(4)),
+                    rows.getString(5),
+                    rows.getString(6)));
+          }
         }
       }
     }
@@ -64,24 +126,10 @@ public final class ConnectorSpace {
   public Map<String, Long> findIdsByAnchors(
       Connection connection, String system, String objectType, Collection<String> anchors)
       throws SQLException {
-    Map<String, Long> found = new HashMap<>();
-    if (anchors.isEmpty()) {
-      return found;
-    }
-    // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "select id, anchor, connected_system_id, object_type from cso where anchor = ANY(?)")) {
-      Sql.setStrings(statement, 1, anchors);
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          if (rows.getString(3).equals(system) && rows.getString(4).equals(objectType)) {
-            found.put(rows.getString(2), rows.getLong(1));
-          }
-        }
-      }
-    }
-    return found;
+    Map<String, Long> ids = new HashMap<>();
+    findSummariesByAnchors(connection, system, objectType, anchors)
+        .forEach((anchor, cso) -> ids.put(anchor, cso.id()));
+    return ids;
   }
 
   /** Inserts CSOs in one batch and returns their ids by anchor. */
@@ -180,13 +228,14 @@ public final class ConnectorSpace {
 
   /**
    * Imported (Normal) CSOs of a system that the import run did not find, after {@code afterId}, in
-   * id order.
+   * id order, without their attributes.
    */
   public List<CsoRow> findNotSeen(
       Connection connection, String system, String runId, long afterId, int limit)
       throws SQLException {
     return page(
         connection,
+        false,
         " and state = ? and (last_seen_run is null or last_seen_run <> ?)",
         List.of(system, CsoState.Normal.name(), runId),
         afterId,
@@ -211,7 +260,12 @@ public final class ConnectorSpace {
       Connection connection, String system, long afterId, int limit, boolean pendingOnly)
       throws SQLException {
     return page(
-        connection, pendingOnly ? " and sync_pending = true" : "", List.of(system), afterId, limit);
+        connection,
+        true,
+        pendingOnly ? " and sync_pending = true" : "",
+        List.of(system),
+        afterId,
+        limit);
   }
 
   /**
@@ -220,7 +274,12 @@ public final class ConnectorSpace {
    * Windows without a match are skipped until the highest id.
    */
   private List<CsoRow> page(
-      Connection connection, String condition, List<String> arguments, long afterId, int limit)
+      Connection connection,
+      boolean withAttributes,
+      String condition,
+      List<String> arguments,
+      long afterId,
+      int limit)
       throws SQLException {
     long highest;
     try (PreparedStatement statement = connection.prepareStatement("select max(id) from cso");
@@ -229,7 +288,9 @@ public final class ConnectorSpace {
       highest = rows.getLong(1);
     }
     String sql =
-        "select * from cso where connected_system_id = ? and id > ? and id <= ?"
+        "select "
+            + (withAttributes ? "*" : WITHOUT_ATTRIBUTES)
+            + " from cso where connected_system_id = ? and id > ? and id <= ?"
             + condition
             + " order by id";
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
@@ -240,7 +301,7 @@ public final class ConnectorSpace {
         for (int i = 1; i < arguments.size(); i++) {
           statement.setString(3 + i, arguments.get(i));
         }
-        List<CsoRow> found = rows(statement);
+        List<CsoRow> found = rows(statement, withAttributes);
         if (!found.isEmpty()) {
           return found;
         }
@@ -258,7 +319,7 @@ public final class ConnectorSpace {
     try (PreparedStatement statement =
         connection.prepareStatement("select * from cso where mvo_id = ANY(?)")) {
       Sql.setStrings(statement, 1, mvoIds);
-      return rows(statement);
+      return rows(statement, true);
     }
   }
 
@@ -378,7 +439,12 @@ public final class ConnectorSpace {
     }
   }
 
-  private static List<CsoRow> rows(PreparedStatement statement) throws SQLException {
+  /**
+   * The CSOs a query selects; without attributes when it does not select them (their JSON then
+   * stays null, and {@link CsoRow#attributes()} refuses).
+   */
+  private static List<CsoRow> rows(PreparedStatement statement, boolean withAttributes)
+      throws SQLException {
     try (ResultSet rows = statement.executeQuery()) {
       List<CsoRow> result = new ArrayList<>();
       while (rows.next()) {
@@ -388,7 +454,7 @@ public final class ConnectorSpace {
                 rows.getString("connected_system_id"),
                 rows.getString("object_type"),
                 rows.getString("anchor"),
-                rows.getString("attributes"),
+                withAttributes ? rows.getString("attributes") : null,
                 rows.getString("content_hash"),
                 CsoState.valueOf(rows.getString("state")),
                 rows.getString("mvo_id"),

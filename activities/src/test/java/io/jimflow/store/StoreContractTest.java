@@ -3,6 +3,8 @@ package io.jimflow.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.store.ConnectorSpace.CsoUpdate;
 import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.PendingExports.NewPendingExport;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +36,21 @@ abstract class StoreContractTest {
   final ChangeHistory history = new ChangeHistory(CLOCK);
 
   abstract Store store();
+
+  /** A directory user provisioned but not exported yet. */
+  static NewCso provisionedUser(String anchor) {
+    return new NewCso(
+        "directory",
+        "user",
+        anchor,
+        "{}",
+        "",
+        CsoState.PendingProvisioning,
+        null,
+        null,
+        false,
+        null);
+  }
 
   NewRunRecord newRun() {
     return new NewRunRecord(
@@ -420,23 +438,7 @@ abstract class StoreContractTest {
   @Test
   void pendingExportsMoveFromPendingToExportedToConfirmed() {
     Map<String, Long> ids =
-        store()
-            .inTransaction(
-                c ->
-                    connectorSpace.insert(
-                        c,
-                        List.of(
-                            new NewCso(
-                                "directory",
-                                "user",
-                                "E1",
-                                "{}",
-                                "",
-                                CsoState.PendingProvisioning,
-                                null,
-                                null,
-                                false,
-                                null))));
+        store().inTransaction(c -> connectorSpace.insert(c, List.of(provisionedUser("E1"))));
     long csoId = ids.get("E1");
     store()
         .inTransaction(
@@ -455,8 +457,7 @@ abstract class StoreContractTest {
               return null;
             });
     List<PendingExportRow> pending =
-        store()
-            .inTransaction(c -> pendingExports.findByStatus(c, "directory", ExportStatus.Pending));
+        store().inTransaction(c -> pendingExports.findPendingAfter(c, "directory", 0, 10));
     assertThat(pending)
         .singleElement()
         .satisfies(
@@ -486,6 +487,228 @@ abstract class StoreContractTest {
             });
     long stillOpen = store().inTransaction(c -> pendingExports.countOpen(c, "directory"));
     assertThat(stillOpen).isZero();
+  }
+
+  @Test
+  void pendingExportsArePagedInIdOrderUpToABoundAndFoundByAnchor() {
+    List<NewCso> csos = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      csos.add(
+          new NewCso(
+              "directory", "user", "E" + i, "{}", "h", CsoState.Normal, null, null, false, "r"));
+    }
+    Map<String, Long> ids = store().inTransaction(c -> connectorSpace.insert(c, csos));
+    // The same anchor in another system, with an export of its own.
+    long badge =
+        store()
+            .inTransaction(
+                c ->
+                    connectorSpace.insert(
+                        c,
+                        List.of(
+                            new NewCso(
+                                "badges",
+                                "badge",
+                                "E1",
+                                "{}",
+                                "h",
+                                CsoState.Normal,
+                                null,
+                                null,
+                                false,
+                                "r"))))
+            .get("E1");
+    // E3 gets two exports (an update after its create), E5 none; E2's is already exported.
+    List<NewPendingExport> exports = new ArrayList<>();
+    for (String anchor : List.of("E1", "E2", "E3", "E4", "E3")) {
+      exports.add(
+          new NewPendingExport(
+              "directory",
+              ids.get(anchor),
+              "m-" + anchor,
+              ExportChange.Create,
+              Map.of("mail", anchor + "@example.org"),
+              false,
+              "run-1"));
+    }
+    exports.add(
+        new NewPendingExport(
+            "badges", badge, "m-E1", ExportChange.Create, Map.of(), false, "run-1"));
+    store()
+        .inTransaction(
+            c -> {
+              // One at a time: ids in this order.
+              for (NewPendingExport export : exports) {
+                pendingExports.insert(c, List.of(export));
+              }
+              return null;
+            });
+    List<PendingExports.PendingRef> all =
+        store()
+            .inTransaction(
+                c -> pendingExports.findPendingRefs(c, "directory", 0, Long.MAX_VALUE, 10));
+    long e2 = all.get(1).id();
+    store()
+        .inTransaction(
+            c -> {
+              pendingExports.markExported(c, List.of(e2));
+              return null;
+            });
+    PendingExports.PendingRange range =
+        store().inTransaction(c -> pendingExports.pendingRange(c, "directory", Long.MAX_VALUE));
+    long bound = all.get(3).id();
+
+    List<PendingExports.PendingRef> first =
+        store().inTransaction(c -> pendingExports.findPendingRefs(c, "directory", 0, bound, 2));
+    List<PendingExports.PendingRef> next =
+        store()
+            .inTransaction(
+                c -> pendingExports.findPendingRefs(c, "directory", first.get(1).id(), bound, 2));
+    Map<String, List<PendingExportRow>> byAnchor =
+        store()
+            .inTransaction(
+                c ->
+                    pendingExports.findPendingByAnchors(
+                        c, "directory", List.of("E1", "E2", "E3", "E5", "X"), bound));
+
+    assertThat(all)
+        .extracting(PendingExports.PendingRef::anchor)
+        .containsExactly("E1", "E2", "E3", "E4", "E3");
+    assertThat(range).isEqualTo(new PendingExports.PendingRange(all.get(4).id(), 4));
+    assertThat(first).extracting(PendingExports.PendingRef::anchor).containsExactly("E1", "E3");
+    assertThat(first.get(0))
+        .isEqualTo(new PendingExports.PendingRef(all.get(0).id(), ids.get("E1"), "m-E1", "E1"));
+    assertThat(next).extracting(PendingExports.PendingRef::anchor).containsExactly("E4");
+    // Up to the bound: E3's update (after it) is not one of them; other systems' exports neither.
+    assertThat(byAnchor).containsOnlyKeys("E1", "E3");
+    assertThat(byAnchor.get("E1"))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.connectedSystem()).isEqualTo("directory");
+              assertThat(e.attributes()).containsEntry("mail", "E1@example.org");
+            });
+    assertThat(byAnchor.get("E3"))
+        .extracting(PendingExportRow::id)
+        .containsExactly(all.get(2).id());
+  }
+
+  @Test
+  void aPageOfReplacementsChangesOnlyTheExportsStillPending() {
+    Map<String, Long> csos =
+        store()
+            .inTransaction(
+                c ->
+                    connectorSpace.insert(
+                        c,
+                        List.of(
+                            provisionedUser("E1"), provisionedUser("E2"), provisionedUser("E3"))));
+    store()
+        .inTransaction(
+            c -> {
+              pendingExports.insert(
+                  c,
+                  csos.values().stream()
+                      .map(
+                          id ->
+                              new NewPendingExport(
+                                  "directory",
+                                  id,
+                                  null,
+                                  ExportChange.Create,
+                                  Map.of("mail", "old@example.org"),
+                                  false,
+                                  "run-1"))
+                      .toList());
+              return null;
+            });
+    Map<Long, Long> exportByCso = new HashMap<>();
+    store()
+        .inTransaction(c -> pendingExports.findOpenByCso(c, csos.values()))
+        .forEach((cso, exports) -> exportByCso.put(cso, exports.get(0).id()));
+    long exported = exportByCso.get(csos.get("E3"));
+    store()
+        .inTransaction(
+            c -> {
+              pendingExports.markExported(c, List.of(exported));
+              pendingExports.replace(
+                  c,
+                  List.of(
+                      new PendingExports.Replacement(
+                          exportByCso.get(csos.get("E1")),
+                          ExportChange.Create,
+                          Map.of("mail", "e1@example.org")),
+                      new PendingExports.Replacement(
+                          exportByCso.get(csos.get("E2")),
+                          ExportChange.Update,
+                          Map.of("mail", "e2@example.org")),
+                      new PendingExports.Replacement(
+                          exported, ExportChange.Update, Map.of("mail", "e3@example.org"))));
+              return null;
+            });
+
+    Map<String, String> byAnchor = new HashMap<>();
+    store()
+        .inTransaction(c -> pendingExports.findOpenByCso(c, csos.values()))
+        .forEach(
+            (cso, exports) ->
+                exports.forEach(
+                    e ->
+                        byAnchor.put(
+                            e.anchor(), e.status() + " " + e.change() + " " + e.attributes())));
+    assertThat(byAnchor)
+        .containsOnly(
+            Map.entry("E1", "Pending Create {mail=e1@example.org}"),
+            Map.entry("E2", "Pending Update {mail=e2@example.org}"),
+            // Already exported: what it asked for was sent, so it keeps it.
+            Map.entry("E3", "Exported Create {mail=old@example.org}"));
+  }
+
+  @Test
+  void anMvosDeletionInitiatorIsTheOneMarkedWhileItsDateHoldsElseTheRunOfItsLatestChange() {
+    Instant due = CLOCK.instant().minus(Duration.ofDays(1));
+    Initiator ada = new Initiator(InitiatorType.User, "ada", "Ada Admin");
+    List<MvoRow> mvos =
+        IntStream.rangeClosed(1, 4)
+            .mapToObj(i -> new MvoRow("m-" + i, "person", Map.of("employeeId", "E" + i), due))
+            .toList();
+    store()
+        .inTransaction(
+            c -> {
+              metaverse.insert(c, mvos);
+              String nightly = runRecords.create(c, newRun());
+              String manual =
+                  runRecords.create(
+                      c,
+                      new NewRunRecord(
+                          "hr",
+                          "full-sync",
+                          RunType.FullSynchronisation,
+                          new RunOrigin("User", "bob", "Bob", "exec-2", null, 0, "sync")));
+              history.recordMvoChanges(
+                  c,
+                  nightly,
+                  List.of(
+                      new ChangeHistory.MvoChange("m-2", ChangeType.Projected, Map.of()),
+                      new ChangeHistory.MvoChange("m-3", ChangeType.Projected, Map.of())));
+              history.recordMvoChanges(
+                  c,
+                  manual,
+                  List.of(new ChangeHistory.MvoChange("m-3", ChangeType.AttributeFlow, Map.of())));
+              metaverse.markForDeletion(c, "m-1", due, ada, "system deleted");
+              // Marked for another date than the one it now has: that mark no longer holds.
+              metaverse.markForDeletion(c, "m-2", due.minus(Duration.ofDays(3)), ada, "earlier");
+              return null;
+            });
+
+    Map<String, Initiator> initiators =
+        store().inTransaction(c -> metaverse.deletionInitiators(c, mvos));
+
+    assertThat(initiators)
+        .containsOnly(
+            Map.entry("m-1", ada),
+            Map.entry("m-2", new Initiator(InitiatorType.Schedule, "nightly", "Nightly HR Sync")),
+            Map.entry("m-3", new Initiator(InitiatorType.User, "bob", "Bob")));
   }
 
   @Test
