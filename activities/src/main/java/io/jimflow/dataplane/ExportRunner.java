@@ -6,24 +6,38 @@ import io.jimflow.connector.csv.CsvObjectReader;
 import io.jimflow.connector.csv.CsvSettings;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.store.ChangeType;
-import io.jimflow.store.ExportStatus;
 import io.jimflow.store.PendingExportRow;
 import io.jimflow.store.PendingExports;
+import io.jimflow.store.PendingExports.PendingRange;
+import io.jimflow.store.PendingExports.PendingRef;
 import io.jimflow.store.Store;
 import io.jimflow.sync.ExportChange;
 import io.jimflow.sync.SyncEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Export to a CSV file: the file's rows with every pending export applied (created, updated,
- * deleted), written atomically. Exporting is idempotent (applying an export twice gives the same
- * row), so a retried attempt simply exports again; exports are marked Exported only after the new
- * file is in place.
+ * deleted), written atomically, then the exports marked Exported. Exporting is idempotent (applying
+ * an export twice gives the same row), so a retried attempt that finds the marking not begun simply
+ * writes the file again; one that finds it begun continues marking.
+ *
+ * <p>Memory is bounded by a page, not by the number of pending exports: the run fixes at its start
+ * the highest pending export id it exports (exports a synchronisation adds meanwhile wait for the
+ * next export), reads the old file page by page with the exports of each page's anchors, then the
+ * remaining pending exports page by page in id order, and keeps only one bit per CSO written. The
+ * file comes out as if every export were applied at once: the old file's rows in their order, then
+ * the new objects in the order of their first export. Then one transaction per page marks a page of
+ * exports, with its run items and the checkpoint {@code mark:<highest id>:<last id marked>}.
  */
 final class ExportRunner {
 
@@ -36,61 +50,146 @@ final class ExportRunner {
   }
 
   void run(RunContext run, Path file, ObjectTypeConfig type, CsvSettings settings) {
-    List<PendingExportRow> pending =
-        store.inTransaction(
-            c -> pendingExports.findByStatus(c, run.system.id(), ExportStatus.Pending));
-    if (pending.isEmpty()) {
+    String system = run.system.id();
+    if (run.checkpoint.phase().equals(Checkpoint.MARK)) {
+      long upTo = run.checkpoint.bound();
+      PendingRange left = store.inTransaction(c -> pendingExports.pendingRange(c, system, upTo));
+      run.total = run.processed + left.count();
+      mark(run, upTo, List.of());
       return;
     }
-    run.total = pending.size();
-    Map<String, List<PendingExportRow>> byAnchor = new LinkedHashMap<>();
-    pending.forEach(e -> byAnchor.computeIfAbsent(e.anchor(), a -> new ArrayList<>()).add(e));
+    PendingRange pending =
+        store.inTransaction(c -> pendingExports.pendingRange(c, system, Long.MAX_VALUE));
+    if (pending.count() == 0) {
+      return;
+    }
+    run.total = pending.count();
+    List<ImportRow> unreadable = writeFile(run, file, type, settings, pending.lastId());
+    run.checkpoint = new Checkpoint(Checkpoint.MARK, 0, pending.lastId());
+    mark(run, pending.lastId(), unreadable);
+  }
+
+  /**
+   * Writes the new file: the old one's rows with their exports applied, then the objects it lacks.
+   *
+   * @return the old file's rows that could not be read, dropped from the new one
+   */
+  private List<ImportRow> writeFile(
+      RunContext run, Path file, ObjectTypeConfig type, CsvSettings settings, long upTo) {
+    String system = run.system.id();
+    int pageSize = run.profile.pageSize();
+    CsoIds written = new CsoIds();
     List<ImportRow> unreadable = new ArrayList<>();
     try (CsvFileWriter writer = CsvFileWriter.create(file, type.attributes(), settings)) {
       if (Files.exists(file)) {
         try (CsvObjectReader reader = CsvObjectReader.open(file, type.anchor(), settings)) {
           List<ImportRow> rows;
-          while (!(rows = reader.nextPage(run.profile.pageSize())).isEmpty()) {
+          while (!(rows = reader.nextPage(pageSize)).isEmpty()) {
+            Set<String> anchors = new LinkedHashSet<>();
+            for (ImportRow row : rows) {
+              if (!row.isError()) {
+                anchors.add(row.anchor());
+              }
+            }
+            Map<String, List<PendingExportRow>> exports = exportsOf(system, anchors, upTo);
+            // An anchor the file holds twice: its exports go to the first row only.
+            exports.values().removeIf(e -> e.stream().anyMatch(x -> written.contains(x.csoId())));
             for (ImportRow row : rows) {
               if (row.isError()) {
                 unreadable.add(row);
                 continue;
               }
-              Map<String, String> result = apply(row.attributes(), byAnchor.remove(row.anchor()));
-              if (result != null) {
-                writer.write(result);
-              }
+              List<PendingExportRow> applied = exports.remove(row.anchor());
+              write(writer, apply(row.attributes(), applied), applied, written);
             }
+            run.heartbeat();
           }
         }
       }
-      for (List<PendingExportRow> exports : byAnchor.values()) {
-        Map<String, String> result = apply(null, exports);
-        if (result != null) {
-          writer.write(result);
+      long after = 0;
+      List<PendingRef> page;
+      while (!(page = refs(system, after, upTo, pageSize)).isEmpty()) {
+        Set<String> anchors = new LinkedHashSet<>();
+        for (PendingRef ref : page) {
+          if (!written.contains(ref.csoId())) {
+            anchors.add(ref.anchor());
+          }
         }
+        Map<String, List<PendingExportRow>> exports = exportsOf(system, anchors, upTo);
+        for (String anchor : anchors) {
+          List<PendingExportRow> applied = exports.get(anchor);
+          if (applied != null) {
+            write(writer, apply(null, applied), applied, written);
+          }
+        }
+        after = page.get(page.size() - 1).id();
+        run.heartbeat();
       }
       writer.commit();
     }
-    run.commitPage(
-        (transaction, page) -> {
-          transaction.run(
-              c ->
-                  pendingExports.markExported(
-                      c, pending.stream().map(PendingExportRow::id).toList()));
-          for (PendingExportRow export : pending) {
-            page.change(export.anchor(), export.csoId(), export.mvoId(), ChangeType.Exported);
-          }
-          for (ImportRow row : unreadable) {
-            page.error(
-                row.reference(),
-                null,
-                row.errorType(),
-                row.errorMessage() + "; the row was dropped from the file");
-          }
-          page.processed = pending.size();
-          return new Checkpoint(Checkpoint.EXPORTED, pending.size());
-        });
+    return unreadable;
+  }
+
+  /**
+   * Marks the exports up to {@code upTo} after the checkpoint Exported, a page per transaction,
+   * with their run items; the first page also records the rows dropped from the file.
+   */
+  private void mark(RunContext run, long upTo, List<ImportRow> unreadable) {
+    int pageSize = run.profile.pageSize();
+    List<ImportRow> errors = unreadable;
+    while (true) {
+      long after = run.checkpoint.position();
+      List<PendingRef> page = refs(run.system.id(), after, upTo, pageSize);
+      if (page.isEmpty() && errors.isEmpty()) {
+        return;
+      }
+      List<ImportRow> dropped = errors;
+      run.commitPage(
+          (transaction, items) -> {
+            transaction.run(
+                c -> pendingExports.markExported(c, page.stream().map(PendingRef::id).toList()));
+            for (PendingRef export : page) {
+              items.change(export.anchor(), export.csoId(), export.mvoId(), ChangeType.Exported);
+            }
+            for (ImportRow row : dropped) {
+              items.error(
+                  row.reference(),
+                  null,
+                  row.errorType(),
+                  row.errorMessage() + "; the row was dropped from the file");
+            }
+            items.processed = page.size();
+            long last = page.isEmpty() ? after : page.get(page.size() - 1).id();
+            return new Checkpoint(Checkpoint.MARK, last, upTo);
+          });
+      errors = List.of();
+      if (page.size() < pageSize) {
+        return;
+      }
+    }
+  }
+
+  private List<PendingRef> refs(String system, long after, long upTo, int limit) {
+    return store.inTransaction(c -> pendingExports.findPendingRefs(c, system, after, upTo, limit));
+  }
+
+  private Map<String, List<PendingExportRow>> exportsOf(
+      String system, Collection<String> anchors, long upTo) {
+    return store.inTransaction(c -> pendingExports.findPendingByAnchors(c, system, anchors, upTo));
+  }
+
+  /** Writes a row unless deleted, and remembers the CSOs whose exports it applied. */
+  private static void write(
+      CsvFileWriter writer,
+      Map<String, String> row,
+      List<PendingExportRow> applied,
+      CsoIds written) {
+    if (row != null) {
+      writer.write(row);
+    }
+    if (applied != null) {
+      applied.forEach(e -> written.add(e.csoId()));
+    }
   }
 
   /** A row after its exports, oldest first; null when it ends up deleted (or never existed). */
@@ -108,5 +207,26 @@ final class ExportRunner {
       result = SyncEngine.applyExport(result, export.change(), export.attributes());
     }
     return result;
+  }
+
+  /**
+   * CSO ids, one bit each (about 125 KiB per million ids), in blocks so that any id fits: the CSOs
+   * whose exports are already in the file.
+   */
+  private static final class CsoIds {
+    private static final int BLOCK_BITS = 20;
+    private static final long MASK = (1L << BLOCK_BITS) - 1;
+    private final Map<Long, BitSet> blocks = new HashMap<>();
+
+    void add(long id) {
+      blocks
+          .computeIfAbsent(id >>> BLOCK_BITS, k -> new BitSet(1 << BLOCK_BITS))
+          .set((int) (id & MASK));
+    }
+
+    boolean contains(long id) {
+      BitSet block = blocks.get(id >>> BLOCK_BITS);
+      return block != null && block.get((int) (id & MASK));
+    }
   }
 }

@@ -8,6 +8,7 @@ import io.jimflow.store.ChangeHistory;
 import io.jimflow.store.ChangeHistory.CsoChange;
 import io.jimflow.store.ChangeType;
 import io.jimflow.store.ConnectorSpace;
+import io.jimflow.store.ConnectorSpace.CsoSummary;
 import io.jimflow.store.ConnectorSpace.CsoUpdate;
 import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.CsoRow;
@@ -105,15 +106,16 @@ final class ImportRunner {
         valid.put(row.anchor(), row);
       }
     }
-    Map<String, CsoRow> existing =
-        transaction.get(c -> connectorSpace.findByAnchors(c, system, type.name(), valid.keySet()));
+    Map<String, CsoSummary> existing =
+        transaction.get(
+            c -> connectorSpace.findSummariesByAnchors(c, system, type.name(), valid.keySet()));
     List<NewCso> added = new ArrayList<>();
     List<CsoUpdate> updated = new ArrayList<>();
     List<Long> unchanged = new ArrayList<>();
     List<CsoChange> changes = new ArrayList<>();
     Map<Long, Map<String, String>> changedTargets = new HashMap<>();
     for (ImportRow row : valid.values()) {
-      CsoRow cso = existing.get(row.anchor());
+      CsoSummary cso = existing.get(row.anchor());
       String hash = ContentHash.of(row.attributes());
       if (cso == null) {
         added.add(
@@ -164,9 +166,12 @@ final class ImportRunner {
       confirmAndDetectDrift(transaction, run, exportRules, existing, changedTargets, page);
     }
     if (!deleted.isEmpty()) {
-      List<CsoRow> gone =
+      List<CsoSummary> gone =
           transaction
-              .get(c -> connectorSpace.findByAnchors(c, system, type.name(), deleted.keySet()))
+              .get(
+                  c ->
+                      connectorSpace.findSummariesByAnchors(
+                          c, system, type.name(), deleted.keySet()))
               .values()
               .stream()
               .filter(cso -> cso.state() != CsoState.Obsolete)
@@ -185,13 +190,13 @@ final class ImportRunner {
       Transaction transaction,
       RunContext run,
       List<OutboundRule> exportRules,
-      Map<String, CsoRow> existing,
+      Map<String, CsoSummary> existing,
       Map<Long, Map<String, String>> imported,
       RunContext.Page page) {
     Map<Long, List<PendingExportRow>> open =
         transaction.get(c -> pendingExports.findOpenByCso(c, imported.keySet()));
     List<Long> confirmed = new ArrayList<>();
-    Map<Long, CsoRow> byId = new HashMap<>();
+    Map<Long, CsoSummary> byId = new HashMap<>();
     existing.values().forEach(c -> byId.put(c.id(), c));
     List<Long> settled = new ArrayList<>();
     for (Map.Entry<Long, Map<String, String>> entry : imported.entrySet()) {
@@ -219,7 +224,7 @@ final class ImportRunner {
     Map<String, MvoRow> mvos = transaction.get(c -> metaverse.findByIds(c, settledMvoIds));
     List<NewPendingExport> corrections = new ArrayList<>();
     for (Long csoId : settled) {
-      CsoRow cso = byId.get(csoId);
+      CsoSummary cso = byId.get(csoId);
       MvoRow mvo = mvos.get(cso.mvoId());
       if (mvo == null) {
         continue;
@@ -257,7 +262,7 @@ final class ImportRunner {
     if (absent.isEmpty()) {
       return new Checkpoint(Checkpoint.DELETIONS, 0);
     }
-    applyDeletions(transaction, run, absent, page);
+    applyDeletions(transaction, run, absent.stream().map(CsoSummary::of).toList(), page);
     return new Checkpoint(Checkpoint.ABSENT, absent.get(absent.size() - 1).id());
   }
 
@@ -266,18 +271,18 @@ final class ImportRunner {
    * object is marked obsolete for the synchronisation to disconnect.
    */
   private void applyDeletions(
-      Transaction transaction, RunContext run, List<CsoRow> absent, RunContext.Page page) {
+      Transaction transaction, RunContext run, List<CsoSummary> absent, RunContext.Page page) {
     if (absent.isEmpty()) {
       return;
     }
     Map<Long, List<PendingExportRow>> open =
         transaction.get(
-            c -> pendingExports.findOpenByCso(c, absent.stream().map(CsoRow::id).toList()));
+            c -> pendingExports.findOpenByCso(c, absent.stream().map(CsoSummary::id).toList()));
     List<Long> obsolete = new ArrayList<>();
     List<Long> gone = new ArrayList<>();
     List<Long> confirmed = new ArrayList<>();
     List<CsoChange> changes = new ArrayList<>();
-    for (CsoRow cso : absent) {
+    for (CsoSummary cso : absent) {
       PendingExportRow deletion =
           open.getOrDefault(cso.id(), List.of()).stream()
               .filter(e -> e.change() == ExportChange.Delete && e.status() == ExportStatus.Exported)

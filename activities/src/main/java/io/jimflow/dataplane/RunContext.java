@@ -105,6 +105,14 @@ final class RunContext {
     }
   }
 
+  /**
+   * Heartbeats the committed progress during long work that commits nothing (an export writing its
+   * file), so that a cancel or a lost worker is noticed there too.
+   */
+  void heartbeat() {
+    progress.report(processed, total, null);
+  }
+
   interface PageWork {
     Checkpoint apply(Transaction transaction, Page page);
   }

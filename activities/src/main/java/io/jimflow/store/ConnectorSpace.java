@@ -77,28 +77,68 @@ public final class ConnectorSpace {
     return found;
   }
 
-  /** The ids of the CSOs of one system and object type with these anchors, by anchor. */
-  public Map<String, Long> findIdsByAnchors(
+  /**
+   * A stored CSO without its attributes: what an import compares a row with (by content hash) and
+   * needs to update, confirm or delete it.
+   */
+  public record CsoSummary(
+      long id,
+      String anchor,
+      String contentHash,
+      CsoState state,
+      String mvoId,
+      String lastSeenRun) {
+
+    public static CsoSummary of(CsoRow cso) {
+      return new CsoSummary(
+          cso.id(), cso.anchor(), cso.contentHash(), cso.state(), cso.mvoId(), cso.lastSeenRun());
+    }
+  }
+
+  /**
+   * The stored CSOs of one system and object type with these anchors, by anchor, without their
+   * attributes.
+   */
+  public Map<String, CsoSummary> findSummariesByAnchors(
       Connection connection, String system, String objectType, Collection<String> anchors)
       throws SQLException {
-    Map<String, Long> found = new HashMap<>();
+    Map<String, CsoSummary> found = new HashMap<>();
     if (anchors.isEmpty()) {
       return found;
     }
     // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "select id, anchor, connected_system_id, object_type from cso where anchor = ANY(?)")) {
+            "select id, anchor, content_hash, state, mvo_id, last_seen_run, connected_system_id,"
+                + " object_type from cso where anchor = ANY(?)")) {
       Sql.setStrings(statement, 1, anchors);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
-          if (rows.getString(3).equals(system) && rows.getString(4).equals(objectType)) {
-            found.put(rows.getString(2), rows.getLong(1));
+          if (rows.getString(7).equals(system) && rows.getString(8).equals(objectType)) {
+            found.put(
+                rows.getString(2),
+                new CsoSummary(
+                    rows.getLong(1),
+                    rows.getString(2),
+                    rows.getString(3),
+                    CsoState.valueOf(rows.getString(4)),
+                    rows.getString(5),
+                    rows.getString(6)));
           }
         }
       }
     }
     return found;
+  }
+
+  /** The ids of the CSOs of one system and object type with these anchors, by anchor. */
+  public Map<String, Long> findIdsByAnchors(
+      Connection connection, String system, String objectType, Collection<String> anchors)
+      throws SQLException {
+    Map<String, Long> ids = new HashMap<>();
+    findSummariesByAnchors(connection, system, objectType, anchors)
+        .forEach((anchor, cso) -> ids.put(anchor, cso.id()));
+    return ids;
   }
 
   /**

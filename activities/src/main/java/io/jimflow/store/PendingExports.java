@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,31 +104,141 @@ public final class PendingExports {
     return found;
   }
 
-  /** A target system's exports with this status, oldest first. */
-  public List<PendingExportRow> findByStatus(
-      Connection connection, String system, ExportStatus status) throws SQLException {
+  /** Where a system's Pending exports end: the highest id, and how many there are up to it. */
+  public record PendingRange(long lastId, long count) {}
+
+  /**
+   * The highest id and the number of a system's Pending exports with ids up to {@code upToId} (all
+   * of them for {@link Long#MAX_VALUE}).
+   */
+  public PendingRange pendingRange(Connection connection, String system, long upToId)
+      throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            SELECT + " where pe.connected_system_id = ? and pe.status = ? order by pe.id")) {
+            "select max(id), count(*) from pending_export"
+                + " where connected_system_id = ? and status = ? and id <= ?")) {
       statement.setString(1, system);
-      statement.setString(2, status.name());
-      return rows(statement);
+      statement.setString(2, ExportStatus.Pending.name());
+      statement.setLong(3, upToId);
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return new PendingRange(rows.getLong(1), rows.getLong(2));
+      }
     }
+  }
+
+  /** A Pending export without what it asks for: enough to page through, mark and list it. */
+  public record PendingRef(long id, long csoId, String mvoId, String anchor) {}
+
+  /**
+   * Up to {@code limit} of a system's Pending exports with ids after {@code afterId} and up to
+   * {@code upToId}, in id order, without their attributes.
+   */
+  public List<PendingRef> findPendingRefs(
+      Connection connection, String system, long afterId, long upToId, int limit)
+      throws SQLException {
+    try (PreparedStatement statement =
+            pendingPage(
+                connection,
+                "select pe.id, pe.cso_id, pe.mvo_id, c.anchor from pending_export pe"
+                    + " join cso c on c.id = pe.cso_id",
+                system,
+                afterId,
+                upToId,
+                limit);
+        ResultSet rows = statement.executeQuery()) {
+      List<PendingRef> refs = new ArrayList<>();
+      while (rows.next()) {
+        refs.add(
+            new PendingRef(rows.getLong(1), rows.getLong(2), rows.getString(3), rows.getString(4)));
+      }
+      return refs;
+    }
+  }
+
+  /**
+   * A system's Pending exports with ids up to {@code upToId} of its CSOs with these anchors (of any
+   * object type), by anchor, each anchor's oldest first.
+   */
+  public Map<String, List<PendingExportRow>> findPendingByAnchors(
+      Connection connection, String system, Collection<String> anchors, long upToId)
+      throws SQLException {
+    Map<String, List<PendingExportRow>> found = new HashMap<>();
+    if (anchors.isEmpty()) {
+      return found;
+    }
+    // Only the anchor in SQL, so that H2 seeks the anchor-first index; the system is checked here.
+    Map<Long, String> anchorByCso = new HashMap<>();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select id, anchor, connected_system_id from cso where anchor = ANY(?)")) {
+      Sql.setStrings(statement, 1, anchors);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          if (rows.getString(3).equals(system)) {
+            anchorByCso.put(rows.getLong(1), rows.getString(2));
+          }
+        }
+      }
+    }
+    if (anchorByCso.isEmpty()) {
+      return found;
+    }
+    // The bound is checked here: in SQL, a range on the id could lead the database to scan the
+    // primary key instead of seeking these CSOs' exports.
+    List<PendingExportRow> exports = new ArrayList<>();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select * from pending_export where cso_id = ANY(?) and status = ?")) {
+      Sql.setLongs(statement, 1, anchorByCso.keySet());
+      statement.setString(2, ExportStatus.Pending.name());
+      for (PendingExportRow row : rows(statement, anchorByCso)) {
+        if (row.id() <= upToId) {
+          exports.add(row);
+        }
+      }
+    }
+    exports.sort(Comparator.comparingLong(PendingExportRow::id));
+    for (PendingExportRow export : exports) {
+      found.computeIfAbsent(export.anchor(), k -> new ArrayList<>()).add(export);
+    }
+    return found;
   }
 
   /** Up to {@code limit} of a system's Pending exports after {@code afterId}, in id order. */
   public List<PendingExportRow> findPendingAfter(
       Connection connection, String system, long afterId, int limit) throws SQLException {
     try (PreparedStatement statement =
+        pendingPage(connection, SELECT, system, afterId, Long.MAX_VALUE, limit)) {
+      return rows(statement);
+    }
+  }
+
+  /**
+   * A page of a system's Pending exports with ids in ({@code afterId}, {@code upToId}], in id
+   * order: {@code select} reads them as {@code pe}. The order is spelt as the columns of the index
+   * {@code pending_export_status (connected_system_id, status, id)}: with the system and status
+   * fixed it is id order, and the database reads the index in order instead of sorting every
+   * pending export of the system for each page.
+   */
+  private static PreparedStatement pendingPage(
+      Connection connection, String select, String system, long afterId, long upToId, int limit)
+      throws SQLException {
+    PreparedStatement statement =
         connection.prepareStatement(
-            SELECT
-                + " where pe.connected_system_id = ? and pe.status = ? and pe.id > ?"
-                + " order by pe.id")) {
+            select
+                + " where pe.connected_system_id = ? and pe.status = ? and pe.id > ? and pe.id <= ?"
+                + " order by pe.connected_system_id, pe.status, pe.id limit "
+                + limit);
+    try {
       statement.setString(1, system);
       statement.setString(2, ExportStatus.Pending.name());
       statement.setLong(3, afterId);
-      statement.setMaxRows(limit);
-      return rows(statement);
+      statement.setLong(4, upToId);
+      return statement;
+    } catch (SQLException e) {
+      statement.close();
+      throw e;
     }
   }
 
@@ -180,6 +291,14 @@ public final class PendingExports {
   }
 
   private static List<PendingExportRow> rows(PreparedStatement statement) throws SQLException {
+    return rows(statement, null);
+  }
+
+  /**
+   * @param anchorByCso the CSOs' anchors when the query does not join {@code cso} for them
+   */
+  private static List<PendingExportRow> rows(
+      PreparedStatement statement, Map<Long, String> anchorByCso) throws SQLException {
     try (ResultSet rows = statement.executeQuery()) {
       List<PendingExportRow> result = new ArrayList<>();
       while (rows.next()) {
@@ -188,7 +307,9 @@ public final class PendingExports {
                 rows.getLong("id"),
                 rows.getString("connected_system_id"),
                 rows.getLong("cso_id"),
-                rows.getString("anchor"),
+                anchorByCso == null
+                    ? rows.getString("anchor")
+                    : anchorByCso.get(rows.getLong("cso_id")),
                 rows.getString("mvo_id"),
                 ExportChange.valueOf(rows.getString("change_type")),
                 AttributesJson.read(rows.getString("attributes")),

@@ -29,14 +29,15 @@ public final class RecordRetention {
 
   /**
    * Deletes at most {@code limit} items of a run record: a large run has a million items, which go
-   * in batches rather than in one cascading delete.
+   * in batches rather than in one cascading delete. In sequence order, the order of the run's
+   * unique key: each batch reads its items from that index instead of sorting all the run's items.
    */
   public int deleteRunItems(Connection connection, String runRecordId, int limit)
       throws SQLException {
     return Sql.deleteBatch(
         connection,
         "run_item",
-        "where run_record_id = ? order by id",
+        "where run_record_id = ? order by seq",
         limit,
         s -> s.setString(1, runRecordId));
   }

@@ -23,6 +23,7 @@ final class RecordingProgress implements StepProgress {
   final List<Long> processed = new ArrayList<>();
   private final int dieAfterReports;
   private final int cancelledAfterReports;
+  private int dieAfterCheckpoints = Integer.MAX_VALUE;
   private String last;
 
   RecordingProgress() {
@@ -47,6 +48,16 @@ final class RecordingProgress implements StepProgress {
     return new RecordingProgress(Integer.MAX_VALUE, reports, null);
   }
 
+  /**
+   * Progress whose worker dies at the {@code checkpoints}th report that carries a checkpoint (a
+   * committed page), whatever heartbeats without one came before.
+   */
+  static RecordingProgress dyingAfterCheckpoints(int checkpoints) {
+    RecordingProgress progress = new RecordingProgress();
+    progress.dieAfterCheckpoints = checkpoints;
+    return progress;
+  }
+
   @Override
   public void report(long processedSoFar, long total, String checkpoint) {
     processed.add(processedSoFar);
@@ -54,7 +65,7 @@ final class RecordingProgress implements StepProgress {
       checkpoints.add(checkpoint);
       last = checkpoint;
     }
-    if (processed.size() >= dieAfterReports) {
+    if (processed.size() >= dieAfterReports || checkpoints.size() >= dieAfterCheckpoints) {
       throw new WorkerDied();
     }
     if (processed.size() >= cancelledAfterReports) {

@@ -13,12 +13,15 @@ import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
+import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.store.ChangeType;
+import io.jimflow.store.FailingWrites;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.RunStatus;
 import io.jimflow.store.Store;
+import io.jimflow.store.StoreException;
 import io.jimflow.store.TestStores;
 import io.jimflow.store.Total;
 import io.jimflow.testing.SettableClock;
@@ -27,10 +30,15 @@ import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,6 +57,7 @@ class RunProfileExecutorImplTest {
 
   @TempDir Path dir;
   Store store;
+  DataPlaneConfig config;
   SettableClock clock = new SettableClock(Instant.parse("2026-03-01T02:00:00Z"));
   RunProfileExecutorImpl executor;
   final ProfileRuns runs =
@@ -64,7 +73,7 @@ class RunProfileExecutorImplTest {
   @BeforeEach
   void setUp() {
     store = newStore();
-    DataPlaneConfig config = new DataPlaneConfigLoader().load(CSV_SYSTEMS);
+    config = new DataPlaneConfigLoader().load(CSV_SYSTEMS);
     executor = new RunProfileExecutorImpl(store, config, dir, clock);
   }
 
@@ -225,6 +234,44 @@ class RunProfileExecutorImplTest {
   }
 
   @Test
+  void aLeaverWhoReturnsWithinTheGracePeriodJoinsTheSameMvoAgainAndIsNotDeleted()
+      throws IOException {
+    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    hrFile(person(1, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null"))
+        .isEqualTo(1);
+
+    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active"));
+    assertThat(execute("HR System", "Full Import").stats()).containsEntry("added", 1L);
+    RunProfileOutcome back = execute("HR System", "Full Synchronisation");
+
+    // The new HR object joins the MVO it left (its directory and badge objects still joined to
+    // it), which is no longer due for deletion; nothing is provisioned again.
+    assertThat(back.stats())
+        .containsEntry("joined", 1L)
+        .containsEntry("projected", 0L)
+        .containsEntry("provisioned", 0L)
+        .containsEntry("errors", 0L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(2);
+    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null")).isZero();
+    assertThat(
+            count(
+                "select count(*) from cso h join cso d on d.mvo_id = h.mvo_id"
+                    + " where h.connected_system_id = 'hr' and h.anchor = 'E2'"
+                    + " and d.connected_system_id = 'directory'"))
+        .isEqualTo(1);
+
+    clock.advance(Duration.ofDays(8));
+    RunProfileOutcome later = execute("HR System", "Full Synchronisation");
+    assertThat(later.stats()).containsEntry("deleted", 0L).containsEntry("deprovisioned", 0L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(2);
+  }
+
+  @Test
   void aLeaverIsDisconnectedThenDeletedAndDeprovisionedAfterTheGracePeriod() throws IOException {
     hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active"));
     execute("HR System", "Full Import");
@@ -265,26 +312,11 @@ class RunProfileExecutorImplTest {
     RecordingProgress dying = new RecordingProgress(2, null);
     assertThatThrownBy(() -> executor.execute(first, dying))
         .isInstanceOf(RecordingProgress.WorkerDied.class);
-    RunRecord open =
-        store
-            .inTransaction(
-                c ->
-                    new RunRecords(clock)
-                        .findInProgress(c, "exec-1", first.stepIndex(), "hr", "full-import"))
-            .orElseThrow();
+    RunRecord open = inProgress(first, "full-import");
     assertThat(open.checkpoint()).isEqualTo("rows:4000");
     assertThat(count("select count(*) from cso")).isEqualTo(4000);
 
-    RunProfileRun retry =
-        new RunProfileRun(
-            first.connectedSystem(),
-            first.runProfile(),
-            first.executionId(),
-            first.scheduleId(),
-            first.stepIndex(),
-            first.stepName(),
-            first.initiator(),
-            2);
+    RunProfileRun retry = attempt(first, 2);
     RecordingProgress resumed =
         new RecordingProgress(Integer.MAX_VALUE, dying.lastCheckpoint().orElseThrow());
     RunProfileOutcome outcome = executor.execute(retry, resumed);
@@ -303,20 +335,304 @@ class RunProfileExecutorImplTest {
         .isZero();
     assertThat(resumed.processed.get(0)).isEqualTo(6_000);
 
-    RunProfileOutcome again =
-        executor.execute(
-            new RunProfileRun(
-                retry.connectedSystem(),
-                retry.runProfile(),
-                retry.executionId(),
-                retry.scheduleId(),
-                retry.stepIndex(),
-                retry.stepName(),
-                retry.initiator(),
-                3),
-            new RecordingProgress());
+    RunProfileOutcome again = executor.execute(attempt(retry, 3), new RecordingProgress());
     assertThat(again.runRecordId()).isEqualTo(outcome.runRecordId());
     assertThat(count("select count(*) from run_record")).isEqualTo(1);
+  }
+
+  /**
+   * HR people 1 to {@code count} imported, to be synchronised in pages of 2,000: every tenth a
+   * leaver (out of scope), every fourth a contractor (no badge).
+   */
+  void importPeople(int count) throws IOException {
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= count; i++) {
+      rows.append(
+          person(
+              i,
+              "R&D",
+              i % 4 == 0 ? "Contractor" : "Employee",
+              i % 10 == 0 ? "Terminated" : "Active"));
+    }
+    hrFile(rows.toString());
+    execute("HR System", "Full Import");
+  }
+
+  /** The same step's next attempt, as Temporal retries it. */
+  static RunProfileRun attempt(RunProfileRun run, int attempt) {
+    return new RunProfileRun(
+        run.connectedSystem(),
+        run.runProfile(),
+        run.executionId(),
+        run.scheduleId(),
+        run.stepIndex(),
+        run.stepName(),
+        run.initiator(),
+        attempt);
+  }
+
+  /** The run record of an HR step's run profile that a lost attempt left in progress. */
+  RunRecord inProgress(RunProfileRun run, String profileId) {
+    return inProgress(run, "hr", profileId);
+  }
+
+  /** Only the first two pages of the synchronisation are in the store, each once. */
+  void assertTwoPagesSynchronised(RunProfileRun sync) {
+    RunRecord open = inProgress(sync, "full-sync");
+    assertThat(open.objectsProcessed()).isEqualTo(4_000);
+    // Persons 1-4,000: 3,600 in scope, 2,800 of them employees with a badge.
+    assertThat(count("select count(*) from mvo")).isEqualTo(3_600);
+    assertThat(
+            count(
+                "select count(*) from cso where mvo_id is not null and connected_system_id = 'hr'"))
+        .isEqualTo(3_600);
+    assertThat(count("select count(*) from pending_export")).isEqualTo(3_600 + 2_800);
+    assertThat(count("select count(*) from run_item where run_record_id = '" + open.id() + "'"))
+        .isEqualTo(open.itemsWritten())
+        .isEqualTo(3_600 + 3_600 + 2_800);
+  }
+
+  /** What one uninterrupted Full Synchronisation of 9,000 {@link #importPeople} leaves. */
+  void assertSynchronisedAsByOneUninterruptedRun(RunProfileOutcome outcome) {
+    assertThat(outcome.status()).isEqualTo(StepStatus.Complete);
+    assertThat(outcome.stats())
+        .containsEntry("objectsProcessed", 9_000L)
+        .containsEntry("projected", 8_100L)
+        .containsEntry("provisioned", 8_100L + 6_300)
+        .containsEntry("pendingExports", 8_100L + 6_300)
+        .containsEntry("errors", 0L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(8_100);
+    assertThat(count("select count(*) from mvo_key")).isEqualTo(8_100);
+    assertThat(count("select count(*) from mvo_change")).isEqualTo(8_100);
+    assertThat(
+            count(
+                "select count(distinct mvo_id) from cso where connected_system_id = 'hr'"
+                    + " and mvo_id in (select id from mvo)"))
+        .isEqualTo(8_100);
+    assertThat(
+            count(
+                "select count(*) from cso where connected_system_id = 'hr' and sync_pending = true"))
+        .isZero();
+    assertThat(count("select count(*) from cso where connected_system_id = 'directory'"))
+        .isEqualTo(8_100);
+    assertThat(count("select count(*) from cso where connected_system_id = 'badges'"))
+        .isEqualTo(6_300);
+    assertThat(count("select count(*) from pending_export where connected_system_id = 'directory'"))
+        .isEqualTo(8_100);
+    assertThat(count("select count(*) from pending_export where connected_system_id = 'badges'"))
+        .isEqualTo(6_300);
+    assertThat(
+            count(
+                "select count(*) from pending_export where mvo_id not in (select id from mvo)"
+                    + " or cso_id not in (select id from cso where mvo_id is not null)"))
+        .isZero();
+    assertThat(
+            count(
+                "select count(*) from run_item where run_record_id = '"
+                    + outcome.runRecordId()
+                    + "'"))
+        .isEqualTo(8_100 + 14_400);
+    assertThat(
+            count(
+                "select count(*) from (select cso_id, change_type from run_item"
+                    + " group by cso_id, change_type having count(*) > 1) d"))
+        .isZero();
+  }
+
+  @Test
+  void aRetriedSynchronisationResumesAfterTheLastCommittedPageAndAppliesNoPageTwice()
+      throws IOException {
+    importPeople(9_000);
+    RunProfileRun sync = run("HR System", "Full Synchronisation");
+
+    RecordingProgress dying = new RecordingProgress(2, null);
+    assertThatThrownBy(() -> executor.execute(sync, dying))
+        .isInstanceOf(RecordingProgress.WorkerDied.class);
+    assertTwoPagesSynchronised(sync);
+
+    RecordingProgress resumed =
+        new RecordingProgress(Integer.MAX_VALUE, dying.lastCheckpoint().orElseThrow());
+    RunProfileOutcome outcome = executor.execute(attempt(sync, 2), resumed);
+
+    assertThat(resumed.processed.get(0)).isEqualTo(6_000);
+    assertSynchronisedAsByOneUninterruptedRun(outcome);
+  }
+
+  @Test
+  void aSynchronisationPageWhoseConnectionFailsMidPageIsRolledBackAndTheRetryAppliesItOnce()
+      throws IOException {
+    importPeople(9_000);
+    RunProfileRun sync = run("HR System", "Full Synchronisation");
+    FailingWrites failing = new FailingWrites(store);
+    RunProfileExecutorImpl failingExecutor =
+        new RunProfileExecutorImpl(failing.store(), config, dir, clock);
+    RecordingProgress reports = new RecordingProgress();
+    // After two pages have committed, the third write of the third page loses the connection,
+    // after its MVOs are written.
+    StepProgress losesPageThree =
+        new StepProgress() {
+          @Override
+          public void report(long processed, long total, String checkpoint) {
+            reports.report(processed, total, checkpoint);
+            if (reports.processed.size() == 2) {
+              failing.failWrite(3);
+            }
+          }
+
+          @Override
+          public Optional<String> lastCheckpoint() {
+            return reports.lastCheckpoint();
+          }
+        };
+
+    assertThatThrownBy(() -> failingExecutor.execute(sync, losesPageThree))
+        .isInstanceOf(StoreException.class);
+    assertThat(failing.failed()).isTrue();
+    assertTwoPagesSynchronised(sync);
+
+    RunProfileOutcome outcome =
+        executor.execute(
+            attempt(sync, 2),
+            new RecordingProgress(Integer.MAX_VALUE, reports.lastCheckpoint().orElseThrow()));
+
+    assertSynchronisedAsByOneUninterruptedRun(outcome);
+  }
+
+  @Test
+  void aRetriedExportContinuesMarkingAfterTheLastCommittedPageAndWritesTheFileOnce()
+      throws IOException {
+    // The Directory's export in pages of 500.
+    String systems = Files.readString(CSV_SYSTEMS);
+    String export = "{id: export, name: Export, runType: Export, file: data/directory.csv";
+    assertThat(systems).contains(export);
+    Path paged = dir.resolve("connected-systems.yaml");
+    Files.writeString(paged, systems.replace(export, export + ", pageSize: 500"));
+    executor =
+        new RunProfileExecutorImpl(store, new DataPlaneConfigLoader().load(paged), dir, clock);
+    // Contractors: no badges to provision, only the Directory's 5,000 exports.
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= 5_000; i++) {
+      rows.append(person(i, "R&D", "Contractor", "Active"));
+    }
+    hrFile(rows.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    // The file already holds people 5,000 down to 4,001 (outdated), someone else, and a bad row.
+    StringBuilder old = new StringBuilder(DIRECTORY_HEADER + "\n");
+    for (int i = 5_000; i > 4_000; i--) {
+      old.append("E").append(i).append(",Old ").append(i).append(",,,,Old,Old\n");
+      if (i == 4_500) {
+        old.append("X1,Someone Else,Someone,Else,x1@example.org,Ops,Clerk\nE9999,too,few\n");
+      }
+    }
+    Path file = dir.resolve("data/directory.csv");
+    Files.writeString(file, old.toString());
+    // What applying every export at once gives: the file's rows in their order, then the others in
+    // the order of their first export.
+    List<String> expected = new ArrayList<>();
+    expected.add(DIRECTORY_HEADER);
+    for (int i = 5_000; i > 4_000; i--) {
+      expected.add(directoryRow(i));
+      if (i == 4_500) {
+        expected.add("X1,Someone Else,Someone,Else,x1@example.org,Ops,Clerk");
+      }
+    }
+    for (String anchor : directoryAnchorsInExportOrder()) {
+      if (Integer.parseInt(anchor.substring(1)) <= 4_000) {
+        expected.add(directoryRow(Integer.parseInt(anchor.substring(1))));
+      }
+    }
+    RunProfileRun first = run("Directory", "Export");
+
+    RecordingProgress dying = RecordingProgress.dyingAfterCheckpoints(4);
+    assertThatThrownBy(() -> executor.execute(first, dying))
+        .isInstanceOf(RecordingProgress.WorkerDied.class);
+    RunRecord open = inProgress(first, "directory", "export");
+    assertThat(open.checkpoint()).matches("mark:\\d+:\\d+");
+    assertThat(Files.readAllLines(file)).containsExactlyElementsOf(expected);
+    assertThat(exportedToDirectory()).isEqualTo(2_000);
+
+    RecordingProgress resumed =
+        new RecordingProgress(Integer.MAX_VALUE, dying.lastCheckpoint().orElseThrow());
+    RunProfileOutcome outcome = executor.execute(attempt(first, 2), resumed);
+
+    assertThat(outcome.runRecordId()).isEqualTo(open.id());
+    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(outcome.stats())
+        .containsEntry("exported", 5_000L)
+        .containsEntry("errors", 1L)
+        .containsEntry("objectsProcessed", 5_000L);
+    // It went on marking: its first report is the page after the last committed one, no rewrite.
+    assertThat(resumed.processed.get(0)).isEqualTo(2_500);
+    assertThat(Files.readAllLines(file)).containsExactlyElementsOf(expected);
+    assertThat(exportedToDirectory()).isEqualTo(5_000);
+    assertThat(
+            count(
+                "select count(*) from pending_export where connected_system_id = 'directory'"
+                    + " and status <> 'Exported'"))
+        .isZero();
+    assertThat(count("select count(*) from run_item where run_record_id = '" + open.id() + "'"))
+        .isEqualTo(5_001);
+    assertThat(
+            count(
+                "select count(*) from (select object_ref from run_item where run_record_id = '"
+                    + open.id()
+                    + "' group by object_ref having count(*) > 1) d"))
+        .isZero();
+    assertThat(items(outcome))
+        .filteredOn(i -> i.item().isError())
+        .singleElement()
+        .satisfies(i -> assertThat(i.item().errorMessage()).contains("dropped from the file"));
+  }
+
+  static final String DIRECTORY_HEADER =
+      "employeeId,displayName,givenName,surname,mail,department,title";
+
+  static String directoryRow(int n) {
+    return "E"
+        + n
+        + ",Person "
+        + n
+        + ",First"
+        + n
+        + ",Last"
+        + n
+        + ",p"
+        + n
+        + "@example.org,R&D,Engineer";
+  }
+
+  /** The Directory's objects in the order of their first pending export. */
+  List<String> directoryAnchorsInExportOrder() {
+    return store.inTransaction(
+        c -> {
+          Set<String> anchors = new LinkedHashSet<>();
+          try (Statement statement = c.createStatement();
+              ResultSet rows =
+                  statement.executeQuery(
+                      "select c.anchor from pending_export pe join cso c on c.id = pe.cso_id"
+                          + " where pe.connected_system_id = 'directory' order by pe.id")) {
+            while (rows.next()) {
+              anchors.add(rows.getString(1));
+            }
+          }
+          return List.copyOf(anchors);
+        });
+  }
+
+  long exportedToDirectory() {
+    return count(
+        "select count(*) from pending_export where connected_system_id = 'directory'"
+            + " and status = 'Exported'");
+  }
+
+  /** The run record of a step's run profile that a lost attempt left in progress. */
+  RunRecord inProgress(RunProfileRun run, String system, String profile) {
+    return store
+        .inTransaction(
+            c ->
+                new RunRecords(clock).findInProgress(c, "exec-1", run.stepIndex(), system, profile))
+        .orElseThrow();
   }
 
   @Test
@@ -421,19 +737,7 @@ class RunProfileExecutorImplTest {
   @Test
   void aDeltaSynchronisationCancelledAfterItsFirstPageKeepsThatPageAndLeavesTheRestToTheNext()
       throws IOException {
-    // Pages of 2,000: every tenth person a leaver (out of scope), every fourth a contractor (no
-    // badge).
-    StringBuilder rows = new StringBuilder();
-    for (int i = 1; i <= 3_000; i++) {
-      rows.append(
-          person(
-              i,
-              "R&D",
-              i % 4 == 0 ? "Contractor" : "Employee",
-              i % 10 == 0 ? "Terminated" : "Active"));
-    }
-    hrFile(rows.toString());
-    execute("HR System", "Full Import");
+    importPeople(3_000);
     RunProfileRun sync = run("HR System", "Delta Synchronisation");
 
     // The heartbeat after the first page brings the cancel; the workflow then finalizes the record.

@@ -613,8 +613,7 @@ abstract class StoreContractTest {
               return null;
             });
     List<PendingExportRow> pending =
-        store()
-            .inTransaction(c -> pendingExports.findByStatus(c, "directory", ExportStatus.Pending));
+        store().inTransaction(c -> pendingExports.findPendingAfter(c, "directory", 0, 10));
     assertThat(pending)
         .singleElement()
         .satisfies(
@@ -644,6 +643,110 @@ abstract class StoreContractTest {
             });
     long stillOpen = store().inTransaction(c -> pendingExports.countOpen(c, "directory"));
     assertThat(stillOpen).isZero();
+  }
+
+  @Test
+  void pendingExportsArePagedInIdOrderUpToABoundAndFoundByAnchor() {
+    List<NewCso> csos = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      csos.add(
+          new NewCso(
+              "directory", "user", "E" + i, "{}", "h", CsoState.Normal, null, null, false, "r"));
+    }
+    Map<String, Long> ids = store().inTransaction(c -> connectorSpace.insert(c, csos));
+    // The same anchor in another system, with an export of its own.
+    long badge =
+        store()
+            .inTransaction(
+                c ->
+                    connectorSpace.insert(
+                        c,
+                        List.of(
+                            new NewCso(
+                                "badges",
+                                "badge",
+                                "E1",
+                                "{}",
+                                "h",
+                                CsoState.Normal,
+                                null,
+                                null,
+                                false,
+                                "r"))))
+            .get("E1");
+    // E3 gets two exports (an update after its create), E5 none; E2's is already exported.
+    List<NewPendingExport> exports = new ArrayList<>();
+    for (String anchor : List.of("E1", "E2", "E3", "E4", "E3")) {
+      exports.add(
+          new NewPendingExport(
+              "directory",
+              ids.get(anchor),
+              "m-" + anchor,
+              ExportChange.Create,
+              Map.of("mail", anchor + "@example.org"),
+              false,
+              "run-1"));
+    }
+    exports.add(
+        new NewPendingExport(
+            "badges", badge, "m-E1", ExportChange.Create, Map.of(), false, "run-1"));
+    store()
+        .inTransaction(
+            c -> {
+              // One at a time: ids in this order.
+              for (NewPendingExport export : exports) {
+                pendingExports.insert(c, List.of(export));
+              }
+              return null;
+            });
+    List<PendingExports.PendingRef> all =
+        store()
+            .inTransaction(
+                c -> pendingExports.findPendingRefs(c, "directory", 0, Long.MAX_VALUE, 10));
+    long e2 = all.get(1).id();
+    store()
+        .inTransaction(
+            c -> {
+              pendingExports.markExported(c, List.of(e2));
+              return null;
+            });
+    PendingExports.PendingRange range =
+        store().inTransaction(c -> pendingExports.pendingRange(c, "directory", Long.MAX_VALUE));
+    long bound = all.get(3).id();
+
+    List<PendingExports.PendingRef> first =
+        store().inTransaction(c -> pendingExports.findPendingRefs(c, "directory", 0, bound, 2));
+    List<PendingExports.PendingRef> next =
+        store()
+            .inTransaction(
+                c -> pendingExports.findPendingRefs(c, "directory", first.get(1).id(), bound, 2));
+    Map<String, List<PendingExportRow>> byAnchor =
+        store()
+            .inTransaction(
+                c ->
+                    pendingExports.findPendingByAnchors(
+                        c, "directory", List.of("E1", "E2", "E3", "E5", "X"), bound));
+
+    assertThat(all)
+        .extracting(PendingExports.PendingRef::anchor)
+        .containsExactly("E1", "E2", "E3", "E4", "E3");
+    assertThat(range).isEqualTo(new PendingExports.PendingRange(all.get(4).id(), 4));
+    assertThat(first).extracting(PendingExports.PendingRef::anchor).containsExactly("E1", "E3");
+    assertThat(first.get(0))
+        .isEqualTo(new PendingExports.PendingRef(all.get(0).id(), ids.get("E1"), "m-E1", "E1"));
+    assertThat(next).extracting(PendingExports.PendingRef::anchor).containsExactly("E4");
+    // Up to the bound: E3's update (after it) is not one of them; other systems' exports neither.
+    assertThat(byAnchor).containsOnlyKeys("E1", "E3");
+    assertThat(byAnchor.get("E1"))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.connectedSystem()).isEqualTo("directory");
+              assertThat(e.attributes()).containsEntry("mail", "E1@example.org");
+            });
+    assertThat(byAnchor.get("E3"))
+        .extracting(PendingExportRow::id)
+        .containsExactly(all.get(2).id());
   }
 
   @Test
