@@ -15,9 +15,8 @@ import java.util.stream.Collectors;
 import org.postgresql.PGConnection;
 
 /**
- * Inserts the rows of a page into one table in one go, by the fastest plain means of each database
- * (docs/benchmarks.md, "The raw limit"): {@code COPY … FROM STDIN (FORMAT csv)} on PostgreSQL, one
- * {@code INSERT … SELECT * FROM UNNEST(…)} with an array per column on H2.
+ * Inserts the rows of a page into one table in one go: {@code COPY … FROM STDIN (FORMAT csv)} on
+ * PostgreSQL, one JDBC batch on H2 (docs/benchmarks.md, "How the rows are written").
  *
  * <p>Both run on the caller's connection, inside its transaction: the rows commit with the page and
  * its checkpoint or not at all, and a violated constraint (a run item's sequence written twice, an
@@ -26,27 +25,20 @@ import org.postgresql.PGConnection;
 final class BulkInsert {
 
   /**
-   * Rows per statement: bounds the text of one COPY and the arrays of one H2 insert (H2 limits an
-   * array to 65,536 elements) when a caller hands over more than a page.
+   * Rows per COPY or batch: bounds the text of one COPY when a caller hands over more than a page.
    */
   private static final int CHUNK = 5_000;
 
   /** What a column holds, and the Java value a row gives it. */
   enum Type {
     /** A {@code String}. */
-    VARCHAR("varchar"),
+    VARCHAR,
     /** A {@code Long}. */
-    BIGINT("bigint"),
+    BIGINT,
     /** A {@code Boolean}. */
-    BOOLEAN("boolean"),
+    BOOLEAN,
     /** An {@code Instant}, stored to the microsecond. */
-    TIMESTAMP("timestamp with time zone");
-
-    private final String sql;
-
-    Type(String sql) {
-      this.sql = sql;
-    }
+    TIMESTAMP
   }
 
   /** A column the rows give a value. */
@@ -99,20 +91,15 @@ final class BulkInsert {
     for (List<Object[]> chunk : chunks(rows)) {
       switch (dialect) {
         case POSTGRESQL -> copy(connection, columns, chunk);
-        case H2 -> {
-          try (PreparedStatement statement = connection.prepareStatement(h2Insert())) {
-            bindArrays(statement, columns, chunk);
-            statement.executeUpdate();
-          }
-        }
+        case H2 -> batch(connection, chunk, null, 0);
       }
     }
   }
 
   /**
    * Inserts the rows, as {@link #insert}, and returns the ids the table's identity column {@code
-   * id} gave them, in the order of the rows: on PostgreSQL drawn from its sequence first, on H2
-   * read back from the insert itself.
+   * id} gave them, in the order of the rows: on PostgreSQL drawn from its sequence first, on H2 the
+   * batch's generated keys.
    */
   long[] insertReturningIds(Connection connection, List<Object[]> rows) throws SQLException {
     long[] ids = new long[rows.size()];
@@ -138,31 +125,7 @@ final class BulkInsert {
           copy(connection, withId, withIds);
           System.arraycopy(drawn, 0, ids, done, drawn.length);
         }
-        case H2 -> {
-          // The identity numbers the rows in the order UNNEST yields them, the order of the
-          // arrays, so the ids in ascending order are the rows' in order.
-          try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "select id from final table (" + h2Insert() + ") order by id")) {
-            bindArrays(statement, columns, chunk);
-            try (ResultSet result = statement.executeQuery()) {
-              int i = done;
-              while (result.next()) {
-                ids[i++] = result.getLong(1);
-              }
-              if (i != done + chunk.size()) {
-                throw new SQLException(
-                    "inserted "
-                        + chunk.size()
-                        + " rows into "
-                        + table
-                        + " but got "
-                        + (i - done)
-                        + " ids back");
-              }
-            }
-          }
-        }
+        case H2 -> batch(connection, chunk, ids, done);
       }
       done += chunk.size();
     }
@@ -173,16 +136,55 @@ final class BulkInsert {
     return of.stream().map(Column::name).collect(Collectors.joining(", "));
   }
 
-  private String h2Insert() {
-    return "insert into "
-        + table
-        + " ("
-        + columnList(columns)
-        + ") select * from unnest("
-        + columns.stream()
-            .map(c -> "cast(? as " + c.type().sql + " array)")
-            .collect(Collectors.joining(", "))
-        + ")";
+  /**
+   * One JDBC batch of single-row inserts; with {@code ids}, fills them from {@code from} on with
+   * the generated keys, which H2 hands back in the order of the batch.
+   */
+  private void batch(Connection connection, List<Object[]> rows, long[] ids, int from)
+      throws SQLException {
+    String sql =
+        "insert into "
+            + table
+            + " ("
+            + columnList(columns)
+            + ") values ("
+            + Sql.placeholders(columns.size())
+            + ")";
+    try (PreparedStatement statement =
+        ids == null
+            ? connection.prepareStatement(sql)
+            : connection.prepareStatement(sql, new String[] {"ID"})) {
+      for (Object[] row : rows) {
+        for (int i = 0; i < row.length; i++) {
+          Object value = row[i];
+          statement.setObject(
+              i + 1,
+              value instanceof Instant instant
+                  ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC)
+                  : value);
+        }
+        statement.addBatch();
+      }
+      statement.executeBatch();
+      if (ids != null) {
+        int i = from;
+        try (ResultSet generated = statement.getGeneratedKeys()) {
+          while (generated.next()) {
+            ids[i++] = generated.getLong(1);
+          }
+        }
+        if (i != from + rows.size()) {
+          throw new SQLException(
+              "inserted "
+                  + rows.size()
+                  + " rows into "
+                  + table
+                  + " but got "
+                  + (i - from)
+                  + " ids");
+        }
+      }
+    }
   }
 
   private long[] drawIds(Connection connection, int count) throws SQLException {
@@ -199,24 +201,6 @@ final class BulkInsert {
         }
       }
       return ids;
-    }
-  }
-
-  /** One array per column, each element converted as the H2 driver binds it. */
-  private static void bindArrays(
-      PreparedStatement statement, List<Column> columns, List<Object[]> rows) throws SQLException {
-    Connection connection = statement.getConnection();
-    for (int column = 0; column < columns.size(); column++) {
-      Object[] values = new Object[rows.size()];
-      for (int i = 0; i < values.length; i++) {
-        Object value = rows.get(i)[column];
-        values[i] =
-            value instanceof Instant instant
-                ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC)
-                : value;
-      }
-      statement.setArray(
-          column + 1, connection.createArrayOf(columns.get(column).type().sql, values));
     }
   }
 
