@@ -40,12 +40,20 @@ final class InboundSync {
   private final Metaverse metaverse;
   private final ChangeHistory history;
   private final SyncEngine engine;
+  private final Map<String, Set<String>> joinAttributes = new HashMap<>();
 
   InboundSync(Repositories repositories, SyncEngine engine) {
     this.connectorSpace = repositories.connectorSpace();
     this.metaverse = repositories.metaverse();
     this.history = repositories.history();
     this.engine = engine;
+    for (InboundRule rule : engine.rules().inbound()) {
+      for (JoinPair pair : rule.join()) {
+        joinAttributes
+            .computeIfAbsent(rule.mvoType(), t -> new HashSet<>())
+            .add(pair.mvoAttribute());
+      }
+    }
   }
 
   /** What the page's decisions change, collected to be written in few statements. */
@@ -83,7 +91,7 @@ final class InboundSync {
    * queries.
    */
   SyncPageState loadState(Transaction transaction, List<CsoRow> csos) {
-    SyncPageState state = new SyncPageState();
+    SyncPageState state = new SyncPageState(joinAttributes);
     Set<String> joinedIds = new HashSet<>();
     csos.forEach(
         c -> {
@@ -92,7 +100,7 @@ final class InboundSync {
           }
         });
     state.putAll(transaction.get(c -> metaverse.findByIds(c, joinedIds)));
-    Map<String, Map<String, Set<String>>> valuesByTypeAndAttribute = joinValues(csos);
+    Map<String, Map<String, Set<String>>> valuesByTypeAndAttribute = joinValues(csos, state);
     Set<String> candidateIds = new HashSet<>();
     for (var byType : valuesByTypeAndAttribute.entrySet()) {
       for (var byAttribute : byType.getValue().entrySet()) {
@@ -107,20 +115,22 @@ final class InboundSync {
     }
     candidateIds.removeAll(state.mvoIds());
     state.putAll(transaction.get(c -> metaverse.findByIds(c, candidateIds)));
+    // The only read of the page's connectors: joins, deletion dates and provisioning all answer
+    // from
+    // the state, which applies the page's own joins, disconnections and deletions to them.
     Set<String> all = new HashSet<>(state.mvoIds());
     transaction.get(c -> connectorSpace.findByMvoIds(c, all)).forEach(state::addConnector);
     return state;
   }
 
   /** The values the join pairs of unjoined CSOs in scope look for, by MVO type and attribute. */
-  private Map<String, Map<String, Set<String>>> joinValues(List<CsoRow> csos) {
+  private Map<String, Map<String, Set<String>>> joinValues(List<CsoRow> csos, SyncPageState state) {
     Map<String, Map<String, Set<String>>> valuesByTypeAndAttribute = new HashMap<>();
     for (CsoRow cso : csos) {
       if (cso.mvoId() != null || cso.state() == CsoState.Obsolete) {
         continue;
       }
-      CsoFacts facts =
-          new CsoFacts(cso.connectedSystem(), cso.objectType(), cso.attributes(), false);
+      CsoFacts facts = state.facts(cso);
       engine
           .inboundRuleInScope(facts)
           .ifPresent(
@@ -146,18 +156,14 @@ final class InboundSync {
   Changes decide(List<CsoRow> csos, SyncPageState state, RunContext.Page page) {
     Changes changes = new Changes(csos);
     for (CsoRow cso : csos) {
-      CsoFacts facts =
-          new CsoFacts(
-              cso.connectedSystem(),
-              cso.objectType(),
-              cso.attributes(),
-              cso.state() == CsoState.Obsolete);
+      CsoFacts facts = state.facts(cso);
       MvoRow joined = cso.mvoId() == null ? null : state.mvo(cso.mvoId());
       InboundDecision decision =
           engine.decideInbound(facts, joined == null ? null : SyncPageState.toState(joined), state);
       apply(cso, facts, decision, changes, state, page);
       if (cso.state() == CsoState.Obsolete) {
         changes.removed.add(cso.id());
+        state.leave(cso.id());
       } else if (cso.syncPending()) {
         changes.synced.add(cso.id());
       }
@@ -180,14 +186,14 @@ final class InboundSync {
         MvoRow mvo =
             new MvoRow(UUID.randomUUID().toString(), rule.mvoType(), attributeChanges, null);
         changes.newMvos.add(mvo);
-        state.add(mvo, cso.connectedSystem());
+        state.add(mvo, cso);
         changes.projectedJoins.put(cso.id(), mvo.id());
         page.change(cso.anchor(), cso.id(), mvo.id(), ChangeType.Projected);
         changes.mvoChanges.add(new MvoChange(mvo.id(), ChangeType.Projected, mvo.attributes()));
       }
       case JOIN -> {
         changes.joins.put(cso.id(), mvoId);
-        state.connect(mvoId, cso.connectedSystem());
+        state.connect(mvoId, cso);
         state.changeMvo(mvoId, attributeChanges);
         changes.deletionChecks.add(mvoId);
         page.change(cso.anchor(), cso.id(), mvoId, ChangeType.Joined);
@@ -201,6 +207,7 @@ final class InboundSync {
       }
       case DISCONNECT, DISCONNECT_OUT_OF_SCOPE -> {
         changes.disconnected.add(cso.id());
+        state.leave(cso.id());
         changes.deletionChecks.add(mvoId);
         ChangeType type =
             decision.kind() == InboundDecision.Kind.DISCONNECT
@@ -235,23 +242,19 @@ final class InboundSync {
         });
   }
 
-  /** Sets or clears deletion dates of MVOs whose authoritative connectors changed. */
-  void scheduleDeletions(
-      Transaction transaction, Set<String> mvoIds, SyncPageState state, Instant now) {
-    Map<String, Set<String>> remaining = new HashMap<>();
-    for (CsoRow connector : transaction.get(c -> connectorSpace.findByMvoIds(c, mvoIds))) {
-      remaining
-          .computeIfAbsent(connector.mvoId(), k -> new HashSet<>())
-          .add(connector.connectedSystem());
-    }
+  /**
+   * Sets or clears deletion dates of MVOs whose authoritative connectors changed, from the systems
+   * of the connectors each has once the page's joins, disconnections and deletions are written.
+   */
+  void scheduleDeletions(Set<String> mvoIds, SyncPageState state, Instant now) {
     for (String id : mvoIds) {
       MvoRow mvo = state.mvo(id);
       if (mvo == null) {
         continue;
       }
-      Instant eligible =
-          engine.deletionEligibleAt(
-              SyncPageState.toState(mvo), remaining.getOrDefault(id, Set.of()), now);
+      Set<String> remaining = new HashSet<>();
+      state.connectors(id).forEach(connector -> remaining.add(connector.connectedSystem()));
+      Instant eligible = engine.deletionEligibleAt(SyncPageState.toState(mvo), remaining, now);
       if (!Objects.equals(eligible, mvo.deletionEligibleAt())) {
         state.scheduleDeletion(mvo, eligible);
       }

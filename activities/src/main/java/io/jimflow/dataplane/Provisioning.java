@@ -10,6 +10,7 @@ import io.jimflow.store.MvoRow;
 import io.jimflow.store.PendingExportRow;
 import io.jimflow.store.PendingExports;
 import io.jimflow.store.PendingExports.NewPendingExport;
+import io.jimflow.store.PendingExports.Replacement;
 import io.jimflow.store.Total;
 import io.jimflow.store.Transaction;
 import io.jimflow.sync.ExportChange;
@@ -52,8 +53,9 @@ final class Provisioning {
     if (mvoIds.isEmpty() || engine.rules().outbound().isEmpty()) {
       return;
     }
-    Targets targets = Targets.load(transaction, connectorSpace, pendingExports, mvoIds);
+    Targets targets = Targets.of(transaction, pendingExports, engine, mvoIds, state);
     Queue queue = new Queue(run.runId, page);
+    List<Replacement> replacements = new ArrayList<>();
     for (String mvoId : mvoIds) {
       MvoRow mvo = state.mvo(mvoId);
       if (mvo == null) {
@@ -74,8 +76,7 @@ final class Provisioning {
             if (waiting != null) {
               Map<String, String> merged = new LinkedHashMap<>(waiting.attributes());
               merged.putAll(decision.attributes());
-              transaction.run(
-                  c -> pendingExports.replace(c, waiting.id(), waiting.change(), merged));
+              replacements.add(new Replacement(waiting.id(), waiting.change(), merged));
             } else {
               queue.export(rule, target, mvoId, ExportChange.Update, decision.attributes());
             }
@@ -94,6 +95,7 @@ final class Provisioning {
         }
       }
     }
+    transaction.run(c -> pendingExports.replace(c, replacements));
     insertProvisioned(transaction, queue, page);
     transaction.run(c -> pendingExports.insert(c, queue.exports));
   }
@@ -110,19 +112,36 @@ final class Provisioning {
   private record Targets(
       Map<String, Map<String, CsoRow>> byMvo, Map<Long, List<PendingExportRow>> open) {
 
-    static Targets load(
+    /**
+     * The targets as the page's state knows them (its own joins, disconnections and deletions
+     * applied), and the open exports of those in the outbound rules' systems: read only for MVOs
+     * that have a target already, so a first synchronisation, whose MVOs are all new, reads nothing
+     * here.
+     */
+    static Targets of(
         Transaction transaction,
-        ConnectorSpace connectorSpace,
         PendingExports pendingExports,
-        Collection<String> mvoIds) {
+        SyncEngine engine,
+        Collection<String> mvoIds,
+        SyncPageState state) {
       Map<String, Map<String, CsoRow>> byMvo = new HashMap<>();
-      for (CsoRow connector : transaction.get(c -> connectorSpace.findByMvoIds(c, mvoIds))) {
-        byMvo
-            .computeIfAbsent(connector.mvoId(), k -> new HashMap<>())
-            .put(connector.connectedSystem(), connector);
-      }
       List<Long> targetIds = new ArrayList<>();
-      byMvo.values().forEach(m -> m.values().forEach(cso -> targetIds.add(cso.id())));
+      for (String mvoId : mvoIds) {
+        MvoRow mvo = state.mvo(mvoId);
+        List<CsoRow> connectors = state.connectors(mvoId);
+        if (mvo == null || connectors.isEmpty()) {
+          continue;
+        }
+        Map<String, CsoRow> bySystem = new HashMap<>();
+        connectors.forEach(connector -> bySystem.put(connector.connectedSystem(), connector));
+        byMvo.put(mvoId, bySystem);
+        for (OutboundRule rule : engine.outboundRulesFor(mvo.objectType())) {
+          CsoRow target = bySystem.get(rule.connectedSystem());
+          if (target != null) {
+            targetIds.add(target.id());
+          }
+        }
+      }
       return new Targets(byMvo, transaction.get(c -> pendingExports.findOpenByCso(c, targetIds)));
     }
 

@@ -77,7 +77,7 @@ final class SyncRunner {
     inbound.write(transaction, changes);
     // Taken before deletion dates are set: a new deletion date alone is nothing to export.
     Set<String> exportCandidates = changes.exportCandidates(state);
-    inbound.scheduleDeletions(transaction, changes.deletionChecks(), state, now);
+    inbound.scheduleDeletions(changes.deletionChecks(), state, now);
     List<MvoRow> changed = state.changed().stream().map(state::mvo).toList();
     transaction.run(c -> metaverse.update(c, changed));
     provisioning.provision(transaction, run, exportCandidates, state, page);

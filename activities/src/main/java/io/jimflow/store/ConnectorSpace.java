@@ -32,6 +32,14 @@ public final class ConnectorSpace {
           BulkInsert.timestamp("created_at"),
           BulkInsert.timestamp("updated_at"));
 
+  /**
+   * Every column but the attributes: for callers that never look at a CSO's attributes, so its JSON
+   * is neither read nor sent.
+   */
+  private static final String WITHOUT_ATTRIBUTES =
+      "id, connected_system_id, object_type, anchor, content_hash, state, mvo_id, join_type,"
+          + " sync_pending, last_seen_run";
+
   private final Clock clock;
 
   public ConnectorSpace(Clock clock) {
@@ -68,7 +76,7 @@ public final class ConnectorSpace {
     try (PreparedStatement statement =
         connection.prepareStatement("select * from cso where anchor = ANY(?)")) {
       Sql.setStrings(statement, 1, anchors);
-      for (CsoRow row : rows(statement)) {
+      for (CsoRow row : rows(statement, true)) {
         if (row.connectedSystem().equals(system) && row.objectType().equals(objectType)) {
           found.put(row.anchor(), row);
         }
@@ -231,13 +239,14 @@ public final class ConnectorSpace {
 
   /**
    * Imported (Normal) CSOs of a system that the import run did not find, after {@code afterId}, in
-   * id order.
+   * id order, without their attributes.
    */
   public List<CsoRow> findNotSeen(
       Connection connection, String system, String runId, long afterId, int limit)
       throws SQLException {
     return page(
         connection,
+        false,
         " and state = ? and (last_seen_run is null or last_seen_run <> ?)",
         List.of(system, CsoState.Normal.name(), runId),
         afterId,
@@ -262,7 +271,12 @@ public final class ConnectorSpace {
       Connection connection, String system, long afterId, int limit, boolean pendingOnly)
       throws SQLException {
     return page(
-        connection, pendingOnly ? " and sync_pending = true" : "", List.of(system), afterId, limit);
+        connection,
+        true,
+        pendingOnly ? " and sync_pending = true" : "",
+        List.of(system),
+        afterId,
+        limit);
   }
 
   /**
@@ -271,7 +285,12 @@ public final class ConnectorSpace {
    * Windows without a match are skipped until the highest id.
    */
   private List<CsoRow> page(
-      Connection connection, String condition, List<String> arguments, long afterId, int limit)
+      Connection connection,
+      boolean withAttributes,
+      String condition,
+      List<String> arguments,
+      long afterId,
+      int limit)
       throws SQLException {
     long highest;
     try (PreparedStatement statement = connection.prepareStatement("select max(id) from cso");
@@ -280,7 +299,9 @@ public final class ConnectorSpace {
       highest = rows.getLong(1);
     }
     String sql =
-        "select * from cso where connected_system_id = ? and id > ? and id <= ?"
+        "select "
+            + (withAttributes ? "*" : WITHOUT_ATTRIBUTES)
+            + " from cso where connected_system_id = ? and id > ? and id <= ?"
             + condition
             + " order by id";
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
@@ -291,7 +312,7 @@ public final class ConnectorSpace {
         for (int i = 1; i < arguments.size(); i++) {
           statement.setString(3 + i, arguments.get(i));
         }
-        List<CsoRow> found = rows(statement);
+        List<CsoRow> found = rows(statement, withAttributes);
         if (!found.isEmpty()) {
           return found;
         }
@@ -309,7 +330,7 @@ public final class ConnectorSpace {
     try (PreparedStatement statement =
         connection.prepareStatement("select * from cso where mvo_id = ANY(?)")) {
       Sql.setStrings(statement, 1, mvoIds);
-      return rows(statement);
+      return rows(statement, true);
     }
   }
 
@@ -429,7 +450,12 @@ public final class ConnectorSpace {
     }
   }
 
-  private static List<CsoRow> rows(PreparedStatement statement) throws SQLException {
+  /**
+   * The CSOs a query selects; without attributes when it does not select them (their JSON then
+   * stays null, and {@link CsoRow#attributes()} refuses).
+   */
+  private static List<CsoRow> rows(PreparedStatement statement, boolean withAttributes)
+      throws SQLException {
     try (ResultSet rows = statement.executeQuery()) {
       List<CsoRow> result = new ArrayList<>();
       while (rows.next()) {
@@ -439,7 +465,7 @@ public final class ConnectorSpace {
                 rows.getString("connected_system_id"),
                 rows.getString("object_type"),
                 rows.getString("anchor"),
-                rows.getString("attributes"),
+                withAttributes ? rows.getString("attributes") : null,
                 rows.getString("content_hash"),
                 CsoState.valueOf(rows.getString("state")),
                 rows.getString("mvo_id"),

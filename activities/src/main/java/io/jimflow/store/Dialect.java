@@ -30,6 +30,16 @@ enum Dialect {
    * {@code set} in both forms.
    */
   String updateByIdFromArrays(String table, String arrays, String columns, String set) {
+    return updateByIdFromArrays(table, arrays, columns, set, null);
+  }
+
+  /**
+   * As {@link #updateByIdFromArrays(String, String, String, String)}, changing only the rows that
+   * also meet {@code condition} (over {@code t.<column>}; no parameters, as the two forms place it
+   * differently), or every row when it is null.
+   */
+  String updateByIdFromArrays(
+      String table, String arrays, String columns, String set, String condition) {
     return switch (this) {
       // H2 has no UPDATE ... FROM.
       case H2 ->
@@ -39,7 +49,9 @@ enum Dialect {
               + arrays
               + ") as v("
               + columns
-              + ") on t.id = v.id when matched then update set "
+              + ") on t.id = v.id when matched"
+              + (condition == null ? "" : " and " + condition)
+              + " then update set "
               + set;
       // MERGE would need PostgreSQL 15; UPDATE ... FROM runs on every supported version.
       case POSTGRESQL ->
@@ -51,7 +63,8 @@ enum Dialect {
               + table
               + " t set "
               + set
-              + " from v where t.id = v.id";
+              + " from v where t.id = v.id"
+              + (condition == null ? "" : " and " + condition);
     };
   }
 }

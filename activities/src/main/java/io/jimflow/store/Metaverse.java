@@ -243,30 +243,46 @@ public final class Metaverse {
   public Map<String, Initiator> deletionInitiators(Connection connection, List<MvoRow> due)
       throws SQLException {
     Map<String, Initiator> found = new HashMap<>();
-    for (MvoRow mvo : due) {
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select eligible_at, initiator_type, initiator_id, initiator_name"
-                  + " from mvo_deletion_initiator where mvo_id = ?")) {
-        statement.setString(1, mvo.id());
-        try (ResultSet rows = statement.executeQuery()) {
-          if (rows.next()
-              && mvo.deletionEligibleAt().equals(Sql.getInstant(rows, "eligible_at"))
+    if (due.isEmpty()) {
+      return found;
+    }
+    Map<String, MvoRow> byId = new HashMap<>();
+    due.forEach(mvo -> byId.put(mvo.id(), mvo));
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select mvo_id, eligible_at, initiator_type, initiator_id, initiator_name"
+                + " from mvo_deletion_initiator where mvo_id = ANY(?)")) {
+      Sql.setStrings(statement, 1, byId.keySet());
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          MvoRow mvo = byId.get(rows.getString("mvo_id"));
+          if (mvo.deletionEligibleAt().equals(Sql.getInstant(rows, "eligible_at"))
               && rows.getString("initiator_type") != null) {
             found.put(mvo.id(), initiator(rows));
-            continue;
           }
         }
       }
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "select r.initiator_type, r.initiator_id, r.initiator_name from mvo_change h"
-                  + " join run_record r on r.id = h.run_record_id where h.mvo_id = ?"
-                  + " and r.initiator_type is not null order by h.id desc limit 1")) {
-        statement.setString(1, mvo.id());
-        try (ResultSet rows = statement.executeQuery()) {
-          if (rows.next()) {
-            found.put(mvo.id(), initiator(rows));
+    }
+    List<String> rest = due.stream().map(MvoRow::id).filter(id -> !found.containsKey(id)).toList();
+    if (rest.isEmpty()) {
+      return found;
+    }
+    // The run of each MVO's latest change that names an initiator: the highest change id wins.
+    Map<String, Long> latest = new HashMap<>();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select h.mvo_id, h.id, r.initiator_type, r.initiator_id, r.initiator_name"
+                + " from mvo_change h join run_record r on r.id = h.run_record_id"
+                + " where h.mvo_id = ANY(?) and r.initiator_type is not null")) {
+      Sql.setStrings(statement, 1, rest);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          String mvoId = rows.getString("mvo_id");
+          long changeId = rows.getLong("id");
+          Long seen = latest.get(mvoId);
+          if (seen == null || changeId > seen) {
+            latest.put(mvoId, changeId);
+            found.put(mvoId, initiator(rows));
           }
         }
       }

@@ -70,19 +70,35 @@ public final class PendingExports {
     NEW_EXPORTS.insert(connection, rows);
   }
 
-  /** Replaces what a still Pending export asks for (a later synchronisation changed its mind). */
-  public void replace(
-      Connection connection, long id, ExportChange change, Map<String, String> attributes)
+  /** New content for a still Pending export: a later synchronisation changed its mind. */
+  public record Replacement(long id, ExportChange change, Map<String, String> attributes) {}
+
+  /**
+   * Replaces what still Pending exports ask for, in one statement for all of them; an export no
+   * longer Pending keeps what it had.
+   */
+  public void replace(Connection connection, Collection<Replacement> replacements)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "update pending_export set change_type = ?, attributes = ? where id = ? and status = ?")) {
-      statement.setString(1, change.name());
-      statement.setString(2, AttributesJson.write(attributes));
-      statement.setLong(3, id);
-      statement.setString(4, ExportStatus.Pending.name());
-      statement.executeUpdate();
+    if (replacements.isEmpty()) {
+      return;
     }
+    Map<Long, Replacement> byId = Sql.lastById(replacements, Replacement::id);
+    Collection<Replacement> rows = byId.values();
+    Sql.update(
+        connection,
+        Dialect.of(connection)
+            .updateByIdFromArrays(
+                "pending_export",
+                "cast(? as bigint array), cast(? as varchar array), cast(? as varchar array)",
+                "id, change_type, attributes",
+                "change_type = v.change_type, attributes = v.attributes",
+                "t.status = '" + ExportStatus.Pending.name() + "'"),
+        statement -> {
+          Sql.setLongs(statement, 1, byId.keySet());
+          Sql.setStrings(statement, 2, rows.stream().map(r -> r.change().name()).toList());
+          Sql.setStrings(
+              statement, 3, rows.stream().map(r -> AttributesJson.write(r.attributes())).toList());
+        });
   }
 
   /** Unconfirmed (Pending or Exported) exports of these CSOs, by CSO id, oldest first. */

@@ -3,6 +3,8 @@ package io.jimflow.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.store.ConnectorSpace.CsoUpdate;
 import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.PendingExports.NewPendingExport;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +38,21 @@ abstract class StoreContractTest {
   final ChangeHistory history = new ChangeHistory(CLOCK);
 
   abstract Store store();
+
+  /** A directory user provisioned but not exported yet. */
+  static NewCso provisionedUser(String anchor) {
+    return new NewCso(
+        "directory",
+        "user",
+        anchor,
+        "{}",
+        "",
+        CsoState.PendingProvisioning,
+        null,
+        null,
+        false,
+        null);
+  }
 
   NewRunRecord newRun() {
     return new NewRunRecord(
@@ -578,23 +596,7 @@ abstract class StoreContractTest {
   @Test
   void pendingExportsMoveFromPendingToExportedToConfirmed() {
     Map<String, Long> ids =
-        store()
-            .inTransaction(
-                c ->
-                    connectorSpace.insert(
-                        c,
-                        List.of(
-                            new NewCso(
-                                "directory",
-                                "user",
-                                "E1",
-                                "{}",
-                                "",
-                                CsoState.PendingProvisioning,
-                                null,
-                                null,
-                                false,
-                                null))));
+        store().inTransaction(c -> connectorSpace.insert(c, List.of(provisionedUser("E1"))));
     long csoId = ids.get("E1");
     store()
         .inTransaction(
@@ -747,6 +749,124 @@ abstract class StoreContractTest {
     assertThat(byAnchor.get("E3"))
         .extracting(PendingExportRow::id)
         .containsExactly(all.get(2).id());
+  }
+
+  @Test
+  void aPageOfReplacementsChangesOnlyTheExportsStillPending() {
+    Map<String, Long> csos =
+        store()
+            .inTransaction(
+                c ->
+                    connectorSpace.insert(
+                        c,
+                        List.of(
+                            provisionedUser("E1"), provisionedUser("E2"), provisionedUser("E3"))));
+    store()
+        .inTransaction(
+            c -> {
+              pendingExports.insert(
+                  c,
+                  csos.values().stream()
+                      .map(
+                          id ->
+                              new NewPendingExport(
+                                  "directory",
+                                  id,
+                                  null,
+                                  ExportChange.Create,
+                                  Map.of("mail", "old@example.org"),
+                                  false,
+                                  "run-1"))
+                      .toList());
+              return null;
+            });
+    Map<Long, Long> exportByCso = new HashMap<>();
+    store()
+        .inTransaction(c -> pendingExports.findOpenByCso(c, csos.values()))
+        .forEach((cso, exports) -> exportByCso.put(cso, exports.get(0).id()));
+    long exported = exportByCso.get(csos.get("E3"));
+    store()
+        .inTransaction(
+            c -> {
+              pendingExports.markExported(c, List.of(exported));
+              pendingExports.replace(
+                  c,
+                  List.of(
+                      new PendingExports.Replacement(
+                          exportByCso.get(csos.get("E1")),
+                          ExportChange.Create,
+                          Map.of("mail", "e1@example.org")),
+                      new PendingExports.Replacement(
+                          exportByCso.get(csos.get("E2")),
+                          ExportChange.Update,
+                          Map.of("mail", "e2@example.org")),
+                      new PendingExports.Replacement(
+                          exported, ExportChange.Update, Map.of("mail", "e3@example.org"))));
+              return null;
+            });
+
+    Map<String, String> byAnchor = new HashMap<>();
+    store()
+        .inTransaction(c -> pendingExports.findOpenByCso(c, csos.values()))
+        .forEach(
+            (cso, exports) ->
+                exports.forEach(
+                    e ->
+                        byAnchor.put(
+                            e.anchor(), e.status() + " " + e.change() + " " + e.attributes())));
+    assertThat(byAnchor)
+        .containsOnly(
+            Map.entry("E1", "Pending Create {mail=e1@example.org}"),
+            Map.entry("E2", "Pending Update {mail=e2@example.org}"),
+            // Already exported: what it asked for was sent, so it keeps it.
+            Map.entry("E3", "Exported Create {mail=old@example.org}"));
+  }
+
+  @Test
+  void anMvosDeletionInitiatorIsTheOneMarkedWhileItsDateHoldsElseTheRunOfItsLatestChange() {
+    Instant due = CLOCK.instant().minus(Duration.ofDays(1));
+    Initiator ada = new Initiator(InitiatorType.User, "ada", "Ada Admin");
+    List<MvoRow> mvos =
+        IntStream.rangeClosed(1, 4)
+            .mapToObj(i -> new MvoRow("m-" + i, "person", Map.of("employeeId", "E" + i), due))
+            .toList();
+    store()
+        .inTransaction(
+            c -> {
+              metaverse.insert(c, mvos);
+              String nightly = runRecords.create(c, newRun());
+              String manual =
+                  runRecords.create(
+                      c,
+                      new NewRunRecord(
+                          "hr",
+                          "full-sync",
+                          RunType.FullSynchronisation,
+                          new RunOrigin("User", "bob", "Bob", "exec-2", null, 0, "sync")));
+              history.recordMvoChanges(
+                  c,
+                  nightly,
+                  List.of(
+                      new ChangeHistory.MvoChange("m-2", ChangeType.Projected, Map.of()),
+                      new ChangeHistory.MvoChange("m-3", ChangeType.Projected, Map.of())));
+              history.recordMvoChanges(
+                  c,
+                  manual,
+                  List.of(new ChangeHistory.MvoChange("m-3", ChangeType.AttributeFlow, Map.of())));
+              metaverse.markForDeletion(c, "m-1", due, ada, "system deleted");
+              // Marked for another date than the one it now has: that mark no longer holds.
+              metaverse.markForDeletion(c, "m-2", due.minus(Duration.ofDays(3)), ada, "earlier");
+              return null;
+            });
+
+    Map<String, Initiator> initiators =
+        store().inTransaction(c -> metaverse.deletionInitiators(c, mvos));
+
+    assertThat(initiators)
+        .containsOnly(
+            Map.entry("m-1", ada),
+            Map.entry("m-2", new Initiator(InitiatorType.Schedule, "nightly", "Nightly HR Sync")),
+            Map.entry("m-3", new Initiator(InitiatorType.User, "bob", "Bob")));
   }
 
   @Test
