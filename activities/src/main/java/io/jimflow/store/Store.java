@@ -51,9 +51,25 @@ public final class Store implements AutoCloseable {
     return new HikariDataSource(config);
   }
 
-  /** Applies pending Flyway migrations (classpath:db/migration). */
+  /**
+   * Applies pending Flyway migrations: those of both databases (classpath:db/migration) and, on H2,
+   * those of H2 alone (classpath:db/h2).
+   */
   public void migrate() {
-    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+    boolean h2;
+    try (Connection connection = dataSource.getConnection()) {
+      h2 = Dialect.of(connection) == Dialect.H2;
+    } catch (SQLException e) {
+      throw new StoreException("store unreachable: " + e.getMessage(), e);
+    }
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations(
+            h2
+                ? new String[] {"classpath:db/migration", "classpath:db/h2"}
+                : new String[] {"classpath:db/migration"})
+        .load()
+        .migrate();
   }
 
   public DataSource dataSource() {

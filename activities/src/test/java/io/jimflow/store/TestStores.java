@@ -2,6 +2,7 @@ package io.jimflow.store;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.jimflow.testing.Requirement;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -9,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
 import java.util.UUID;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -115,6 +117,22 @@ public final class TestStores {
 
   private static String postgresUrl() {
     return env("JIMFLOW_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/jimflow_test");
+  }
+
+  /**
+   * A store whose schema stops at an earlier migration, as an earlier release left it: its data
+   * source, not migrated further. {@link Store#open} then brings it up to date, as a new release
+   * does.
+   */
+  public static Store atVersion(StoreSettings settings, String version) {
+    HikariDataSource pool = Store.pool(settings);
+    Flyway.configure()
+        .dataSource(pool)
+        .locations("classpath:db/migration")
+        .target(version)
+        .load()
+        .migrate();
+    return new Store(pool);
   }
 
   /** A store in its own PostgreSQL schema. */
