@@ -76,12 +76,18 @@ class DataPlaneBenchmark {
       double rawSyncLimit,
       double jvmCpuSeconds,
       double serverCpuSeconds,
+      double walBytes,
       long heapPeakBeforeGc,
       long heapAtEnd,
       int collections) {
 
     double perSecond() {
       return objects / seconds;
+    }
+
+    /** PostgreSQL's write-ahead log written per object; NaN for H2. */
+    double walPerObject() {
+      return walBytes / objects;
     }
 
     double ratio() {
@@ -152,6 +158,7 @@ class DataPlaneBenchmark {
                     fastest.importSeconds(),
                     limit,
                     syncLimit,
+                    Double.NaN,
                     Double.NaN,
                     Double.NaN,
                     -1,
@@ -281,6 +288,7 @@ class DataPlaneBenchmark {
     private long cpuStart;
     private long uptimeStart;
     private Map<Integer, Long> serverStart;
+    private long walStart;
     private Recording recording;
 
     Meter(String store, int run, HeapWatch heap, Path jfrDirectory) {
@@ -297,6 +305,7 @@ class DataPlaneBenchmark {
       phase = name;
       storeOfPhase = of;
       serverStart = of == null ? Map.of() : of.serverCpuNanos();
+      walStart = of == null ? -1 : of.walPosition();
       if (jfrDirectory != null) {
         recording = new Recording(Configuration.getConfiguration("profile"));
         recording.setName(store + "-" + run + "-" + name);
@@ -316,6 +325,7 @@ class DataPlaneBenchmark {
           storeOfPhase == null
               ? Double.NaN
               : BenchmarkStore.cpuNanosBetween(serverStart, storeOfPhase.serverCpuNanos()) / 1e9;
+      double wal = walStart < 0 ? Double.NaN : storeOfPhase.walPosition() - walStart;
       if (recording != null) {
         recording.stop();
         Path file =
@@ -338,6 +348,7 @@ class DataPlaneBenchmark {
               rawSyncLimit,
               cpu,
               server,
+              wal,
               -1,
               heapAtEnd,
               0);
@@ -372,7 +383,11 @@ class DataPlaneBenchmark {
               : "",
           cpu,
           storeOfPhase != null && storeOfPhase.kind() == BenchmarkStore.Kind.POSTGRES
-              ? String.format(Locale.ROOT, ", PostgreSQL %.1f s", server)
+              ? String.format(
+                  Locale.ROOT,
+                  ", PostgreSQL %.1f s; WAL %,.0f bytes/object",
+                  server,
+                  measured.walPerObject())
               : "",
           heapAtEnd >> 20);
       return measured;
@@ -476,6 +491,7 @@ class DataPlaneBenchmark {
           phase.rawSyncLimit(),
           phase.jvmCpuSeconds(),
           phase.serverCpuSeconds(),
+          phase.walBytes(),
           peak,
           phase.heapAtEnd(),
           within.size());
@@ -498,13 +514,14 @@ class DataPlaneBenchmark {
     out.append("## Every run\n\n")
         .append(
             "| store | run | phase | objects | seconds | objects/s | × raw limit | CPU JVM s |"
-                + " CPU PostgreSQL s | heap peak before GC MiB (GCs) | heap at end MiB |\n")
-        .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + " CPU PostgreSQL s | PostgreSQL WAL bytes/object | heap peak before GC MiB (GCs) |"
+                + " heap at end MiB |\n")
+        .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Phase p : phases) {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %s | %,d | %.2f | %,.0f | %s | %s | %s | %s | %,d |%n",
+              "| %s | %d | %s | %,d | %.2f | %,.0f | %s | %s | %s | %s | %s | %,d |%n",
               p.store(),
               p.run(),
               p.name(),
@@ -514,6 +531,9 @@ class DataPlaneBenchmark {
               Double.isNaN(p.ratio()) ? "–" : String.format(Locale.ROOT, "%.2f", p.ratio()),
               seconds(p.jvmCpuSeconds()),
               p.store().equals("H2") ? "–" : seconds(p.serverCpuSeconds()),
+              Double.isNaN(p.walBytes())
+                  ? "–"
+                  : String.format(Locale.ROOT, "%,.0f", p.walPerObject()),
               p.heapPeakBeforeGc() < 0
                   ? "no GC"
                   : String.format(
@@ -523,8 +543,9 @@ class DataPlaneBenchmark {
     out.append("\n## Median (min–max) over the runs\n\n")
         .append(
             "| store | phase | objects | objects/s | × raw limit | × raw sync rows | seconds |"
-                + " CPU JVM s | CPU PostgreSQL s | heap peak before GC, highest, MiB |\n")
-        .append("|---|---|---|---|---|---|---|---|---|---|\n");
+                + " CPU JVM s | CPU PostgreSQL s | PostgreSQL WAL bytes/object |"
+                + " heap peak before GC, highest, MiB |\n")
+        .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
     Map<String, List<Phase>> groups = new LinkedHashMap<>();
     phases.forEach(
         p ->
@@ -535,7 +556,7 @@ class DataPlaneBenchmark {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s |%n",
+              "| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s |%n",
               first.store(),
               first.name(),
               first.objects(),
@@ -551,6 +572,9 @@ class DataPlaneBenchmark {
               first.store().equals("H2") || Double.isNaN(first.serverCpuSeconds())
                   ? "–"
                   : spread(group, Phase::serverCpuSeconds).format("%.1f"),
+              Double.isNaN(first.walBytes())
+                  ? "–"
+                  : spread(group, Phase::walPerObject).format("%,.0f"),
               peak < 0 ? "no GC" : String.format(Locale.ROOT, "%,d", peak >> 20)));
     }
     if (!raw.isEmpty()) {

@@ -119,6 +119,26 @@ public final class BenchmarkStore implements AutoCloseable {
   }
 
   /**
+   * The PostgreSQL write-ahead log position in bytes (the whole cluster's: the benchmark runs
+   * alone); -1 for H2. The difference between two readings is what the database wrote to its log
+   * between them.
+   */
+  public long walPosition() {
+    if (kind != Kind.POSTGRES) {
+      return -1;
+    }
+    return store.inTransaction(
+        c -> {
+          try (Statement statement = c.createStatement();
+              ResultSet rows =
+                  statement.executeQuery("select pg_current_wal_lsn() - '0/0'::pg_lsn")) {
+            rows.next();
+            return rows.getLong(1);
+          }
+        });
+  }
+
+  /**
    * The CPU time the database's server processes spent between two readings of {@link
    * #serverCpuNanos()}; a process that started in between counts from zero, one that ended in
    * between is lost (the pool keeps its connections open, so that is rare).
