@@ -10,18 +10,36 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** The change history of CSOs and MVOs, kept for a retention period. */
 public final class ChangeHistory {
 
-  /** The run record and time come first, as {@link #insert} binds them. */
-  private static final String INSERT_CSO_CHANGE =
-      "insert into cso_change (run_record_id, changed_at, cso_id, connected_system_id, anchor,"
-          + " change_type, attributes) values (?,?,?,?,?,?,?)";
+  private static final BulkInsert CSO_CHANGES =
+      new BulkInsert(
+          "cso_change",
+          BulkInsert.varchar("run_record_id"),
+          BulkInsert.timestamp("changed_at"),
+          BulkInsert.bigint("cso_id"),
+          BulkInsert.varchar("connected_system_id"),
+          BulkInsert.varchar("anchor"),
+          BulkInsert.varchar("change_type"),
+          BulkInsert.varchar("attributes"));
 
-  private static final String INSERT_MVO_CHANGE =
-      "insert into mvo_change (run_record_id, changed_at, mvo_id, change_type, attributes)"
-          + " values (?,?,?,?,?)";
+  private static final BulkInsert MVO_CHANGES =
+      new BulkInsert(
+          "mvo_change",
+          BulkInsert.varchar("run_record_id"),
+          BulkInsert.timestamp("changed_at"),
+          BulkInsert.varchar("mvo_id"),
+          BulkInsert.varchar("change_type"),
+          BulkInsert.varchar("attributes"));
+
+  private static final BulkInsert MVO_DELETIONS =
+      MVO_CHANGES.and(
+          BulkInsert.varchar("initiator_type"),
+          BulkInsert.varchar("initiator_id"),
+          BulkInsert.varchar("initiator_name"));
 
   private final Clock clock;
 
@@ -42,51 +60,53 @@ public final class ChangeHistory {
 
   public void recordCsoChanges(Connection connection, String runId, List<CsoChange> changes)
       throws SQLException {
-    insert(connection, INSERT_CSO_CHANGE, runId, changes, ChangeHistory::bindCsoChange);
+    insert(
+        connection,
+        CSO_CHANGES,
+        runId,
+        changes,
+        change ->
+            new Object[] {
+              change.csoId(),
+              change.connectedSystem(),
+              change.anchor(),
+              change.change().name(),
+              json(change.attributes())
+            });
   }
 
   public void recordMvoChanges(Connection connection, String runId, List<MvoChange> changes)
       throws SQLException {
-    insert(connection, INSERT_MVO_CHANGE, runId, changes, ChangeHistory::bindMvoChange);
-  }
-
-  private static void bindCsoChange(PreparedStatement statement, CsoChange change)
-      throws SQLException {
-    statement.setLong(3, change.csoId());
-    statement.setString(4, change.connectedSystem());
-    statement.setString(5, change.anchor());
-    statement.setString(6, change.change().name());
-    statement.setString(7, json(change.attributes()));
-  }
-
-  private static void bindMvoChange(PreparedStatement statement, MvoChange change)
-      throws SQLException {
-    statement.setString(3, change.mvoId());
-    statement.setString(4, change.change().name());
-    statement.setString(5, json(change.attributes()));
+    insert(
+        connection,
+        MVO_CHANGES,
+        runId,
+        changes,
+        change -> new Object[] {change.mvoId(), change.change().name(), json(change.attributes())});
   }
 
   /**
-   * Inserts history entries in one batch, all written by one run now: parameters 1 and 2 of {@code
-   * sql} are the run record id and the time, {@code entry} binds the others.
+   * Inserts history entries in one go, all written by one run now: the run record id and the time
+   * come first, {@code values} gives the others of an entry.
    */
   private <T> void insert(
       Connection connection,
-      String sql,
+      BulkInsert table,
       String runId,
       List<T> entries,
-      Sql.RowBinder<? super T> entry)
+      Function<? super T, Object[]> values)
       throws SQLException {
     Instant now = clock.instant();
-    Sql.batch(
-        connection,
-        sql,
-        entries,
-        (statement, row) -> {
-          statement.setString(1, runId);
-          Sql.setInstant(statement, 2, now);
-          entry.bind(statement, row);
-        });
+    List<Object[]> rows = new ArrayList<>(entries.size());
+    for (T entry : entries) {
+      Object[] own = values.apply(entry);
+      Object[] row = new Object[own.length + 2];
+      row[0] = runId;
+      row[1] = now;
+      System.arraycopy(own, 0, row, 2, own.length);
+      rows.add(row);
+    }
+    table.insert(connection, rows);
   }
 
   /** The attributes as stored; none for a deletion. */
@@ -179,18 +199,19 @@ public final class ChangeHistory {
       throws SQLException {
     insert(
         connection,
-        "insert into mvo_change (run_record_id, changed_at, mvo_id, change_type, attributes,"
-            + " initiator_type, initiator_id, initiator_name) values (?,?,?,?,?,?,?,?)",
+        MVO_DELETIONS,
         runId,
         deleted,
-        (statement, mvo) -> {
+        mvo -> {
           Initiator initiator = initiators.getOrDefault(mvo.id(), fallback);
-          statement.setString(3, mvo.id());
-          statement.setString(4, ChangeType.Deleted.name());
-          statement.setString(5, null);
-          statement.setString(6, initiator == null ? null : initiator.type().name());
-          statement.setString(7, initiator == null ? null : initiator.id());
-          statement.setString(8, initiator == null ? null : initiator.name());
+          return new Object[] {
+            mvo.id(),
+            ChangeType.Deleted.name(),
+            null,
+            initiator == null ? null : initiator.type().name(),
+            initiator == null ? null : initiator.id(),
+            initiator == null ? null : initiator.name()
+          };
         });
   }
 

@@ -15,6 +15,23 @@ import java.util.Map;
 /** Connector space objects (CSOs): what each connected system holds, as last imported. */
 public final class ConnectorSpace {
 
+  private static final BulkInsert NEW_CSOS =
+      new BulkInsert(
+          "cso",
+          BulkInsert.varchar("connected_system_id"),
+          BulkInsert.varchar("object_type"),
+          BulkInsert.varchar("anchor"),
+          BulkInsert.varchar("attributes"),
+          BulkInsert.varchar("content_hash"),
+          BulkInsert.varchar("state"),
+          BulkInsert.varchar("mvo_id"),
+          BulkInsert.varchar("join_type"),
+          BulkInsert.timestamp("joined_at"),
+          BulkInsert.bool("sync_pending"),
+          BulkInsert.varchar("last_seen_run"),
+          BulkInsert.timestamp("created_at"),
+          BulkInsert.timestamp("updated_at"));
+
   /**
    * Every column but the attributes: for callers that never look at a CSO's attributes, so its JSON
    * is neither read nor sent.
@@ -132,46 +149,40 @@ public final class ConnectorSpace {
     return ids;
   }
 
-  /** Inserts CSOs in one batch and returns their ids by anchor. */
+  /**
+   * Inserts CSOs in one go and returns their ids by anchor, as the insert itself hands them back
+   * (anchors are unique per system and object type: insert one kind per call to tell them apart).
+   */
   public Map<String, Long> insert(Connection connection, List<NewCso> csos) throws SQLException {
     if (csos.isEmpty()) {
       return Map.of();
     }
     Instant now = clock.instant();
-    Sql.batch(
-        connection,
-        "insert into cso (connected_system_id, object_type, anchor, attributes, content_hash,"
-            + " state, mvo_id, join_type, joined_at, sync_pending, last_seen_run, created_at,"
-            + " updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        csos,
-        (statement, cso) -> {
-          statement.setString(1, cso.connectedSystem());
-          statement.setString(2, cso.objectType());
-          statement.setString(3, cso.anchor());
-          statement.setString(4, cso.attributesJson());
-          statement.setString(5, cso.contentHash());
-          statement.setString(6, cso.state().name());
-          statement.setString(7, cso.mvoId());
-          statement.setString(8, cso.joinType());
-          Sql.setInstant(statement, 9, cso.mvoId() == null ? null : now);
-          statement.setBoolean(10, cso.syncPending());
-          statement.setString(11, cso.lastSeenRun());
-          Sql.setInstant(statement, 12, now);
-          Sql.setInstant(statement, 13, now);
-        });
-    Map<String, Long> ids = new HashMap<>();
-    Map<String, List<String>> anchorsByKind = new HashMap<>();
+    List<Object[]> rows = new ArrayList<>(csos.size());
     for (NewCso cso : csos) {
-      anchorsByKind
-          .computeIfAbsent(
-              cso.connectedSystem() + "\u0000" + cso.objectType(), k -> new ArrayList<>())
-          .add(cso.anchor());
+      rows.add(
+          new Object[] {
+            cso.connectedSystem(),
+            cso.objectType(),
+            cso.anchor(),
+            cso.attributesJson(),
+            cso.contentHash(),
+            cso.state().name(),
+            cso.mvoId(),
+            cso.joinType(),
+            cso.mvoId() == null ? null : now,
+            cso.syncPending(),
+            cso.lastSeenRun(),
+            now,
+            now
+          });
     }
-    for (Map.Entry<String, List<String>> kind : anchorsByKind.entrySet()) {
-      String[] systemAndType = kind.getKey().split("\u0000", 2);
-      ids.putAll(findIdsByAnchors(connection, systemAndType[0], systemAndType[1], kind.getValue()));
+    long[] ids = NEW_CSOS.insertReturningIds(connection, rows);
+    Map<String, Long> byAnchor = new HashMap<>();
+    for (int i = 0; i < ids.length; i++) {
+      byAnchor.put(csos.get(i).anchor(), ids[i]);
     }
-    return ids;
+    return byAnchor;
   }
 
   /**

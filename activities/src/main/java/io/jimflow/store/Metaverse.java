@@ -24,6 +24,24 @@ import java.util.Set;
  */
 public final class Metaverse {
 
+  private static final BulkInsert MVOS =
+      new BulkInsert(
+          "mvo",
+          BulkInsert.varchar("id"),
+          BulkInsert.varchar("object_type"),
+          BulkInsert.varchar("attributes"),
+          BulkInsert.timestamp("deletion_eligible_at"),
+          BulkInsert.timestamp("created_at"),
+          BulkInsert.timestamp("updated_at"));
+
+  private static final BulkInsert KEYS =
+      new BulkInsert(
+          "mvo_key",
+          BulkInsert.varchar("object_type"),
+          BulkInsert.varchar("attribute"),
+          BulkInsert.varchar("attr_value"),
+          BulkInsert.varchar("mvo_id"));
+
   private final Clock clock;
   private final Map<String, Set<String>> keyAttributesByType;
 
@@ -83,23 +101,21 @@ public final class Metaverse {
       return;
     }
     Instant now = clock.instant();
-    Sql.batch(
-        connection,
-        "insert into mvo (id, object_type, attributes, deletion_eligible_at, created_at,"
-            + " updated_at) values (?,?,?,?,?,?)",
-        mvos,
-        (statement, mvo) -> {
-          statement.setString(1, mvo.id());
-          statement.setString(2, mvo.objectType());
-          statement.setString(3, AttributesJson.write(mvo.attributes()));
-          Sql.setInstant(statement, 4, mvo.deletionEligibleAt());
-          Sql.setInstant(statement, 5, now);
-          Sql.setInstant(statement, 6, now);
-        });
+    List<Object[]> rows = new ArrayList<>(mvos.size());
     List<Key> keys = new ArrayList<>();
     for (MvoRow mvo : mvos) {
+      rows.add(
+          new Object[] {
+            mvo.id(),
+            mvo.objectType(),
+            AttributesJson.write(mvo.attributes()),
+            mvo.deletionEligibleAt(),
+            now,
+            now
+          });
       keys.addAll(keysOf(mvo));
     }
+    MVOS.insert(connection, rows);
     insertKeys(connection, keys);
   }
 
@@ -307,17 +323,12 @@ public final class Metaverse {
     return keys;
   }
 
-  private void insertKeys(Connection connection, List<Key> keys) throws SQLException {
-    Sql.batch(
-        connection,
-        "insert into mvo_key (object_type, attribute, attr_value, mvo_id) values (?,?,?,?)",
-        keys,
-        (statement, key) -> {
-          statement.setString(1, key.objectType());
-          statement.setString(2, key.attribute());
-          statement.setString(3, key.value());
-          statement.setString(4, key.mvoId());
-        });
+  private static void insertKeys(Connection connection, List<Key> keys) throws SQLException {
+    List<Object[]> rows = new ArrayList<>(keys.size());
+    for (Key key : keys) {
+      rows.add(new Object[] {key.objectType(), key.attribute(), key.value(), key.mvoId()});
+    }
+    KEYS.insert(connection, rows);
   }
 
   private static void deleteKeys(Connection connection, Collection<String> ids)

@@ -21,6 +21,19 @@ public final class PendingExports {
   private static final String SELECT =
       "select pe.*, c.anchor from pending_export pe join cso c on c.id = pe.cso_id";
 
+  private static final BulkInsert NEW_EXPORTS =
+      new BulkInsert(
+          "pending_export",
+          BulkInsert.varchar("connected_system_id"),
+          BulkInsert.bigint("cso_id"),
+          BulkInsert.varchar("mvo_id"),
+          BulkInsert.varchar("change_type"),
+          BulkInsert.varchar("attributes"),
+          BulkInsert.varchar("status"),
+          BulkInsert.bool("drift_correction"),
+          BulkInsert.varchar("created_by_run"),
+          BulkInsert.timestamp("created_at"));
+
   private final Clock clock;
 
   public PendingExports(Clock clock) {
@@ -39,23 +52,22 @@ public final class PendingExports {
 
   public void insert(Connection connection, List<NewPendingExport> exports) throws SQLException {
     Instant now = clock.instant();
-    Sql.batch(
-        connection,
-        "insert into pending_export (connected_system_id, cso_id, mvo_id, change_type,"
-            + " attributes, status, drift_correction, created_by_run, created_at)"
-            + " values (?,?,?,?,?,?,?,?,?)",
-        exports,
-        (statement, export) -> {
-          statement.setString(1, export.connectedSystem());
-          statement.setLong(2, export.csoId());
-          statement.setString(3, export.mvoId());
-          statement.setString(4, export.change().name());
-          statement.setString(5, AttributesJson.write(export.attributes()));
-          statement.setString(6, ExportStatus.Pending.name());
-          statement.setBoolean(7, export.driftCorrection());
-          statement.setString(8, export.runId());
-          Sql.setInstant(statement, 9, now);
-        });
+    List<Object[]> rows = new ArrayList<>(exports.size());
+    for (NewPendingExport export : exports) {
+      rows.add(
+          new Object[] {
+            export.connectedSystem(),
+            export.csoId(),
+            export.mvoId(),
+            export.change().name(),
+            AttributesJson.write(export.attributes()),
+            ExportStatus.Pending.name(),
+            export.driftCorrection(),
+            export.runId(),
+            now
+          });
+    }
+    NEW_EXPORTS.insert(connection, rows);
   }
 
   /** New content for a still Pending export: a later synchronisation changed its mind. */

@@ -28,6 +28,19 @@ public final class RunRecords {
     TOTAL_ASSIGNMENTS = String.join(", ", assignments);
   }
 
+  private static final BulkInsert RUN_ITEMS =
+      new BulkInsert(
+          "run_item",
+          BulkInsert.varchar("run_record_id"),
+          BulkInsert.bigint("seq"),
+          BulkInsert.varchar("object_ref"),
+          BulkInsert.bigint("cso_id"),
+          BulkInsert.varchar("mvo_id"),
+          BulkInsert.varchar("change_type"),
+          BulkInsert.varchar("error_type"),
+          BulkInsert.varchar("error_message"),
+          BulkInsert.timestamp("created_at"));
+
   private final Clock clock;
 
   public RunRecords(Clock clock) {
@@ -223,23 +236,23 @@ public final class RunRecords {
   public void addItems(Connection connection, String id, long firstSequence, List<RunItem> items)
       throws SQLException {
     Instant now = clock.instant();
-    long[] sequence = {firstSequence};
-    Sql.batch(
-        connection,
-        "insert into run_item (run_record_id, seq, object_ref, cso_id, mvo_id, change_type,"
-            + " error_type, error_message, created_at) values (?,?,?,?,?,?,?,?,?)",
-        items,
-        (statement, item) -> {
-          statement.setString(1, id);
-          statement.setLong(2, sequence[0]++);
-          statement.setString(3, truncate(item.objectRef(), 500));
-          Sql.setLongOrNull(statement, 4, item.csoId());
-          statement.setString(5, item.mvoId());
-          statement.setString(6, item.changeType().name());
-          statement.setString(7, item.errorType());
-          statement.setString(8, truncate(item.errorMessage(), 2000));
-          Sql.setInstant(statement, 9, now);
-        });
+    List<Object[]> rows = new ArrayList<>(items.size());
+    long sequence = firstSequence;
+    for (RunItem item : items) {
+      rows.add(
+          new Object[] {
+            id,
+            sequence++,
+            truncate(item.objectRef(), 500),
+            item.csoId(),
+            item.mvoId(),
+            item.changeType().name(),
+            item.errorType(),
+            truncate(item.errorMessage(), 2000),
+            now
+          });
+    }
+    RUN_ITEMS.insert(connection, rows);
   }
 
   /**

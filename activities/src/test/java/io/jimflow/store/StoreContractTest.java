@@ -21,7 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** What every database the store runs on must do; run against H2 and PostgreSQL. */
@@ -226,6 +228,162 @@ abstract class StoreContractTest {
         .isInstanceOf(StoreException.class);
     long count = store().inTransaction(c -> runRecords.countItems(c, id));
     assertThat(count).isEqualTo(2);
+  }
+
+  /** Text that a bulk insert must store exactly as given (COPY's CSV is the risk). */
+  static final List<String> AWKWARD =
+      List.of(
+          "",
+          "a,b",
+          "say \"hi\"",
+          "\"",
+          "first line\nsecond line",
+          "\\.",
+          "before\n\\.\nafter",
+          "back\\slash\\",
+          "\\N",
+          "NULL",
+          "\r\n",
+          "tab\there",
+          " padded ",
+          "é ü 日本 😀");
+
+  @Test
+  void writtenRowsKeepQuotesNewlinesAndBackslashesAndTellAnEmptyValueFromNone() {
+    Map<String, String> attributes = new TreeMap<>();
+    for (int i = 0; i < AWKWARD.size(); i++) {
+      attributes.put("k" + i, AWKWARD.get(i));
+      attributes.put("name " + AWKWARD.get(i), "v" + i);
+    }
+    // Nanoseconds, as a clock may give them: stored rounded to microseconds.
+    Instant eligible = Instant.parse("2026-02-27T10:15:30.123456500Z");
+    MvoRow mvo = new MvoRow("m-1", "person", attributes, eligible);
+    List<NewCso> csos = new ArrayList<>();
+    for (int i = 0; i < AWKWARD.size(); i++) {
+      String text = AWKWARD.get(i);
+      csos.add(
+          new NewCso(
+              "hr",
+              "person",
+              "anchor " + text,
+              text,
+              "h",
+              CsoState.Normal,
+              i == 0 ? "m-1" : null,
+              i == 0 ? "Projected" : null,
+              false,
+              i % 2 == 0 ? text : null));
+    }
+    String run = store().inTransaction(c -> runRecords.create(c, newRun()));
+    Map<String, Long> ids =
+        store()
+            .inTransaction(
+                c -> {
+                  metaverse.insert(c, List.of(mvo));
+                  Map<String, Long> inserted = connectorSpace.insert(c, csos);
+                  List<RunItem> items = new ArrayList<>();
+                  for (String text : AWKWARD) {
+                    items.add(
+                        RunItem.error(text, null, ChangeType.Added, "Bad", "message " + text));
+                  }
+                  items.add(RunItem.change(null, inserted.get("anchor "), "m-1", ChangeType.Added));
+                  runRecords.addItems(c, run, 0, items);
+                  pendingExports.insert(
+                      c,
+                      List.of(
+                          new NewPendingExport(
+                              "hr",
+                              inserted.get("anchor "),
+                              null,
+                              ExportChange.Update,
+                              attributes,
+                              true,
+                              null)));
+                  return inserted;
+                });
+
+    Map<String, CsoRow> found =
+        store()
+            .inTransaction(
+                c ->
+                    connectorSpace.findByAnchors(
+                        c, "hr", "person", csos.stream().map(NewCso::anchor).toList()));
+    assertThat(found).hasSize(AWKWARD.size());
+    for (int i = 0; i < AWKWARD.size(); i++) {
+      String text = AWKWARD.get(i);
+      CsoRow row = found.get("anchor " + text);
+      assertThat(row.id()).as("id of %s", text).isEqualTo(ids.get("anchor " + text));
+      assertThat(row.attributesJson()).isEqualTo(text);
+      assertThat(row.lastSeenRun()).isEqualTo(i % 2 == 0 ? text : null);
+    }
+    assertThat(found.get("anchor a,b").mvoId()).isNull();
+    assertThat(found.get("anchor ").mvoId()).isEqualTo("m-1");
+
+    MvoRow stored = store().inTransaction(c -> metaverse.findByIds(c, List.of("m-1"))).get("m-1");
+    assertThat(stored.attributes()).isEqualTo(attributes);
+    assertThat(stored.deletionEligibleAt()).isEqualTo(Instant.parse("2026-02-27T10:15:30.123457Z"));
+
+    var items = store().inTransaction(c -> runRecords.items(c, run, false, false, 100));
+    assertThat(items)
+        .extracting(i -> i.item().objectRef())
+        .containsExactlyElementsOf(
+            Stream.concat(AWKWARD.stream(), Stream.of((String) null)).toList());
+    assertThat(items.get(0).item().errorMessage()).isEqualTo("message ");
+    assertThat(items.get(AWKWARD.size()).item().errorType()).isNull();
+    assertThat(items.get(AWKWARD.size()).item().csoId()).isEqualTo(ids.get("anchor "));
+
+    Map<Long, List<PendingExportRow>> open =
+        store().inTransaction(c -> pendingExports.findOpenByCso(c, List.of(ids.get("anchor "))));
+    assertThat(open.get(ids.get("anchor ")))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.attributes()).isEqualTo(attributes);
+              assertThat(p.driftCorrection()).isTrue();
+              assertThat(p.mvoId()).isNull();
+            });
+  }
+
+  @Test
+  void moreRowsThanOneInsertStatementTakesAreAllWrittenWithTheirOwnIds() {
+    int count = 12_345;
+    List<NewCso> csos = new ArrayList<>();
+    List<RunItem> items = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      csos.add(
+          new NewCso(
+              "hr",
+              "person",
+              "E" + i,
+              "{\"n\":\"" + i + "\"}",
+              "h",
+              CsoState.Normal,
+              null,
+              null,
+              true,
+              "r"));
+      items.add(RunItem.change("E" + i, null, null, ChangeType.Added));
+    }
+    String run = store().inTransaction(c -> runRecords.create(c, newRun()));
+    Map<String, Long> ids =
+        store()
+            .inTransaction(
+                c -> {
+                  runRecords.addItems(c, run, 0, items);
+                  return connectorSpace.insert(c, csos);
+                });
+
+    assertThat(ids).hasSize(count);
+    assertThat(Set.copyOf(ids.values())).hasSize(count);
+    List<String> sample = List.of("E0", "E4999", "E5000", "E9999", "E10000", "E12344");
+    Map<String, CsoRow> found =
+        store().inTransaction(c -> connectorSpace.findByAnchors(c, "hr", "person", sample));
+    for (String anchor : sample) {
+      assertThat(found.get(anchor).id()).as(anchor).isEqualTo(ids.get(anchor));
+      assertThat(found.get(anchor).attributes()).containsEntry("n", anchor.substring(1));
+    }
+    long written = store().inTransaction(c -> runRecords.countItems(c, run));
+    assertThat(written).isEqualTo(count);
   }
 
   @Test
