@@ -70,6 +70,13 @@ public final class HotQueries {
                       String.class,
                       s -> {})
                   .get(0);
+          // The first page of HR objects by id window, as a synchronisation reads it.
+          Sql.Binder firstHrWindow =
+              s -> {
+                s.setString(1, "hr");
+                s.setLong(2, firstHr - 1);
+                s.setLong(3, firstHr - 1 + PAGE);
+              };
           List<Query> queries =
               List.of(
                   new Query(
@@ -77,20 +84,12 @@ public final class HotQueries {
                           + " (ConnectorSpace.pageForSync)",
                       "select * from cso where connected_system_id = ? and id > ? and id <= ?"
                           + " order by id",
-                      s -> {
-                        s.setString(1, "hr");
-                        s.setLong(2, firstHr - 1);
-                        s.setLong(3, firstHr - 1 + PAGE);
-                      }),
+                      firstHrWindow),
                   new Query(
                       "Delta synchronisation page: the changed CSOs of a window",
                       "select * from cso where connected_system_id = ? and id > ? and id <= ?"
                           + " and sync_pending = true order by id",
-                      s -> {
-                        s.setString(1, "hr");
-                        s.setLong(2, firstHr - 1);
-                        s.setLong(3, firstHr - 1 + PAGE);
-                      }),
+                      firstHrWindow),
                   new Query(
                       "Anchor lookup of an import page (ConnectorSpace.findByAnchors)",
                       "select * from cso where anchor = ANY(?)",
