@@ -55,7 +55,12 @@ import org.junit.jupiter.api.Test;
  * generate}); {@code .store} {@code h2} (default), {@code postgres} (the test PostgreSQL of {@code
  * JIMFLOW_TEST_POSTGRES_URL}, a new schema per run) or {@code h2,postgres}; {@code .runs} (default
  * 3); {@code .phases} (default {@code raw,import,sync,export,confirm}; a phase that a later one
- * needs runs unreported); {@code .jfr} a directory for one flight recording per reported phase.
+ * needs runs unreported); {@code .raw} {@code import,sync} (default) or {@code import}, which
+ * measures the raw limit without the raw sync rows (at 1,000,000 people those take longer than the
+ * whole data plane); {@code .jfr} a directory for one flight recording per reported phase.
+ *
+ * <p>A phase that fails (out of heap, for instance) ends its run and is reported with how long it
+ * ran; the report is written and the benchmark then fails.
  */
 @OnRequestBenchmark
 class DataPlaneBenchmark {
@@ -115,6 +120,14 @@ class DataPlaneBenchmark {
             "unknown phase '" + phase + "' in -Djimflow.benchmark.phases; known: " + PHASES);
       }
     }
+    boolean rawSync =
+        switch (System.getProperty("jimflow.benchmark.raw", "import,sync").replace(" ", "")) {
+          case "import,sync", "sync,import" -> true;
+          case "import" -> false;
+          default ->
+              throw new IllegalArgumentException(
+                  "-Djimflow.benchmark.raw must be 'import,sync' or 'import'");
+        };
     String jfr = System.getProperty("jimflow.benchmark.jfr");
     Path jfrDirectory = jfr == null ? null : Files.createDirectories(Path.of(jfr));
     DataPlaneConfig config =
@@ -122,6 +135,7 @@ class DataPlaneBenchmark {
     HeapWatch heap = HeapWatch.start();
     List<Phase> phases = new ArrayList<>();
     List<RawLimitBenchmark.Measured> raw = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
     List<BenchmarkStore.Kind> kinds =
         Arrays.stream(System.getProperty("jimflow.benchmark.store", "h2").split(","))
             .map(BenchmarkStore.Kind::parse)
@@ -141,6 +155,7 @@ class DataPlaneBenchmark {
                     work,
                     csv,
                     run,
+                    rawSync,
                     m -> System.out.println("benchmark: raw " + RawLimitBenchmark.line(m)));
             RawLimitBenchmark.Measured fastest = result.limit();
             limit = fastest.importPerSecond();
@@ -165,7 +180,8 @@ class DataPlaneBenchmark {
                     all.heapAtEnd(),
                     0));
           }
-          phases.addAll(dataPlane(kind, config, csv, work, selected, meter, limit, syncLimit));
+          phases.addAll(
+              dataPlane(kind, config, csv, work, selected, meter, limit, syncLimit, failures));
         } finally {
           deleteTree(work);
         }
@@ -173,13 +189,16 @@ class DataPlaneBenchmark {
     }
     heap.awaitAll();
     List<Phase> reported = phases.stream().map(heap::complete).toList();
-    String report = report(csv, runs, reported, raw);
+    String report = report(csv, runs, reported, raw, failures);
     System.out.println();
     System.out.println(report);
     Path out = Path.of("target", "benchmarks", "data-plane.md");
     Files.createDirectories(out.getParent());
     Files.writeString(out, report);
     System.out.println("benchmark: report written to " + out.toAbsolutePath());
+    if (!failures.isEmpty()) {
+      throw new AssertionError("phases did not finish: " + failures);
+    }
   }
 
   /** Import, sync, export and confirm on a fresh store, as far as the selected phases need. */
@@ -191,7 +210,8 @@ class DataPlaneBenchmark {
       Set<String> selected,
       Meter meter,
       double limit,
-      double syncLimit)
+      double syncLimit,
+      List<String> failures)
       throws Exception {
     int last = -1;
     for (int i = 1; i < PHASES.size(); i++) {
@@ -217,20 +237,41 @@ class DataPlaneBenchmark {
           meter.begin(phase, store);
         }
         long objects = 0;
-        switch (phase) {
-          case "import" -> objects += execute(executor, "HR System", "full-import", step++);
-          case "sync" -> objects += execute(executor, "HR System", "full-sync", step++);
-          case "export" -> {
-            for (String target : TARGETS) {
-              objects += execute(executor, target, "export", step++);
+        long started = System.nanoTime();
+        try {
+          switch (phase) {
+            case "import" -> objects += execute(executor, "HR System", "full-import", step++);
+            case "sync" -> objects += execute(executor, "HR System", "full-sync", step++);
+            case "export" -> {
+              for (String target : TARGETS) {
+                objects += execute(executor, target, "export", step++);
+              }
             }
-          }
-          case "confirm" -> {
-            for (String target : TARGETS) {
-              objects += execute(executor, target, "confirming-import", step++);
+            case "confirm" -> {
+              for (String target : TARGETS) {
+                objects += execute(executor, target, "confirming-import", step++);
+              }
             }
+            default -> throw new IllegalStateException(phase);
           }
-          default -> throw new IllegalStateException(phase);
+        } catch (RuntimeException | OutOfMemoryError e) {
+          if (reported) {
+            meter.abandon();
+          }
+          String failure =
+              String.format(
+                  Locale.ROOT,
+                  "%s run %d %s: %s after %.1f s, heap limit %,d MiB; the run's later phases did"
+                      + " not run",
+                  kind.label(),
+                  meter.run,
+                  phase,
+                  describe(e),
+                  (System.nanoTime() - started) / 1e9,
+                  Runtime.getRuntime().maxMemory() >> 20);
+          System.out.println("benchmark: " + failure);
+          failures.add(failure);
+          return measured;
         }
         if (reported) {
           measured.add(meter.end(objects, limit, syncLimit));
@@ -238,6 +279,16 @@ class DataPlaneBenchmark {
       }
     }
     return measured;
+  }
+
+  /** The failure and, if one of its causes is, that the heap ran out. */
+  private static String describe(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof OutOfMemoryError) {
+        return "out of memory (" + t.getMessage() + ")";
+      }
+    }
+    return failure.toString();
   }
 
   /** Runs one run profile and returns how many objects it processed; fails unless Complete. */
@@ -314,6 +365,14 @@ class DataPlaneBenchmark {
       uptimeStart = ManagementFactory.getRuntimeMXBean().getUptime();
       cpuStart = os.getProcessCpuTime();
       wallStart = System.nanoTime();
+    }
+
+    /** Ends a phase that did not finish: stops its flight recording, measures nothing. */
+    void abandon() {
+      if (recording != null) {
+        recording.close();
+        recording = null;
+      }
     }
 
     Phase end(long objects, double rawLimit, double rawSyncLimit) throws IOException {
@@ -499,7 +558,11 @@ class DataPlaneBenchmark {
   }
 
   private static String report(
-      Path csv, int runs, List<Phase> phases, List<RawLimitBenchmark.Measured> raw) {
+      Path csv,
+      int runs,
+      List<Phase> phases,
+      List<RawLimitBenchmark.Measured> raw,
+      List<String> failures) {
     StringBuilder out = new StringBuilder();
     out.append(
         String.format(
@@ -539,6 +602,10 @@ class DataPlaneBenchmark {
                   : String.format(
                       Locale.ROOT, "%,d (%d)", p.heapPeakBeforeGc() >> 20, p.collections()),
               p.heapAtEnd() >> 20));
+    }
+    if (!failures.isEmpty()) {
+      out.append("\n## Phases that did not finish\n\n");
+      failures.forEach(f -> out.append("- ").append(f).append('\n'));
     }
     out.append("\n## Median (min–max) over the runs\n\n")
         .append(
@@ -590,13 +657,17 @@ class DataPlaneBenchmark {
             out.append(
                 String.format(
                     Locale.ROOT,
-                    "| %s | %s | %s | %.2f | %s | %.2f |%n",
+                    "| %s | %s | %s | %.2f | %s | %s |%n",
                     variant.kind().label(),
                     variant.label(),
                     Spread.of(measured.stream().map(x -> x.importPerSecond()).toList()),
                     (double) m.importRows() / m.people(),
-                    Spread.of(measured.stream().map(x -> x.syncPerSecond()).toList()),
-                    (double) m.syncRows() / m.synced()));
+                    m.synced() == 0
+                        ? "not measured"
+                        : Spread.of(measured.stream().map(x -> x.syncPerSecond()).toList()),
+                    m.synced() == 0
+                        ? "–"
+                        : String.format(Locale.ROOT, "%.2f", (double) m.syncRows() / m.synced())));
           });
     }
     return out.toString();
