@@ -662,10 +662,10 @@ class DataPlaneBenchmark {
                     variant.label(),
                     Spread.of(measured.stream().map(x -> x.importPerSecond()).toList()),
                     (double) m.importRows() / m.people(),
-                    m.synced() == 0
+                    !m.syncMeasured()
                         ? "not measured"
                         : Spread.of(measured.stream().map(x -> x.syncPerSecond()).toList()),
-                    m.synced() == 0
+                    !m.syncMeasured()
                         ? "–"
                         : String.format(Locale.ROOT, "%.2f", (double) m.syncRows() / m.synced())));
           });

@@ -114,6 +114,11 @@ public class RawLimitBenchmark {
     public double syncPerSecond() {
       return synced / syncSeconds;
     }
+
+    /** False when only the import rows were written ({@code -Djimflow.benchmark.raw=import}). */
+    public boolean syncMeasured() {
+      return !Double.isNaN(syncSeconds);
+    }
   }
 
   /** The variants of one run; the limit is the fastest import of them. */
@@ -186,32 +191,27 @@ public class RawLimitBenchmark {
 
   /** One line for a measured variant. */
   public static String line(Measured m) {
-    if (Double.isNaN(m.syncSeconds())) {
-      return String.format(
-          Locale.ROOT,
-          "%s %s: import %,d people in %.2f s = %,.0f people/s (%.2f rows/person);"
-              + " sync rows not measured",
-          m.variant().kind.label(),
-          m.variant().label(),
-          m.people(),
-          m.importSeconds(),
-          m.importPerSecond(),
-          (double) m.importRows() / m.people());
+    String importRows =
+        String.format(
+            Locale.ROOT,
+            "%s %s: import %,d people in %.2f s = %,.0f people/s (%.2f rows/person)",
+            m.variant().kind.label(),
+            m.variant().label(),
+            m.people(),
+            m.importSeconds(),
+            m.importPerSecond(),
+            (double) m.importRows() / m.people());
+    if (!m.syncMeasured()) {
+      return importRows + "; sync rows not measured";
     }
-    return String.format(
-        Locale.ROOT,
-        "%s %s: import %,d people in %.2f s = %,.0f people/s (%.2f rows/person);"
-            + " sync rows %,d people in %.2f s = %,.0f people/s (%.2f rows/person)",
-        m.variant().kind.label(),
-        m.variant().label(),
-        m.people(),
-        m.importSeconds(),
-        m.importPerSecond(),
-        (double) m.importRows() / m.people(),
-        m.synced(),
-        m.syncSeconds(),
-        m.syncPerSecond(),
-        (double) m.syncRows() / m.synced());
+    return importRows
+        + String.format(
+            Locale.ROOT,
+            "; sync rows %,d people in %.2f s = %,.0f people/s (%.2f rows/person)",
+            m.synced(),
+            m.syncSeconds(),
+            m.syncPerSecond(),
+            (double) m.syncRows() / m.synced());
   }
 
   /**
