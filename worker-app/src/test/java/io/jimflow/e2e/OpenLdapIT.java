@@ -29,6 +29,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -482,24 +484,44 @@ class OpenLdapIT {
     workerB.terminate(Duration.ofSeconds(30));
 
     StepOutcome step = only(result);
-    assertThat(step.status()).as(step.message()).isEqualTo(StepStatus.Complete);
-    // At least the killed attempt and the one that finished; a worker stalled past the heartbeat
-    // timeout (e.g. while taking over the store) makes one more, which must not change the result.
-    assertThat(step.attempts()).isGreaterThanOrEqualTo(2);
-    assertThat(processedAtKill).isBetween(1_000L, people - 1L);
-    assertThat(step.stats()).containsEntry("exported", (long) people).containsEntry("errors", 0L);
     List<SearchResultEntry> crash = entries("crash");
-    assertThat(crash).hasSize(people);
-    assertThat(crash.stream().map(e -> e.getAttributeValue("uid")).distinct()).hasSize(people);
-    // Each person was added to the directory exactly once, across both attempts.
     List<String> adds = loggedAdds("crash");
-    assertThat(adds).hasSize(people).doesNotHaveDuplicates();
-    try (Connection store = DriverManager.getConnection(crashStore, "sa", "");
+    Map<String, Long> exports = exportsByStatus(crashStore);
+    // Every fact at once: a failure says which of them broke (count, directory, store), not the
+    // first alone.
+    SoftAssertions.assertSoftly(
+        soft -> {
+          soft.assertThat(step.status()).as(step.message()).isEqualTo(StepStatus.Complete);
+          // At least the killed attempt and the one that finished; a worker stalled past the
+          // heartbeat timeout (e.g. while taking over the store) makes one more, which must not
+          // change the result.
+          soft.assertThat(step.attempts()).isGreaterThanOrEqualTo(2);
+          soft.assertThat(processedAtKill).isBetween(1_000L, people - 1L);
+          soft.assertThat(exports)
+              .as("pending exports by status")
+              .isEqualTo(Map.of("Exported", (long) people));
+          soft.assertThat(step.stats())
+              .containsEntry("exported", (long) people)
+              .containsEntry("errors", 0L);
+          soft.assertThat(crash).hasSize(people);
+          soft.assertThat(crash.stream().map(e -> e.getAttributeValue("uid")).distinct())
+              .hasSize(people);
+          // Each person was added to the directory exactly once, across both attempts.
+          soft.assertThat(adds).hasSize(people).doesNotHaveDuplicates();
+        });
+  }
+
+  /** The store's pending exports, counted by status. */
+  private static Map<String, Long> exportsByStatus(String url) throws SQLException {
+    Map<String, Long> counts = new HashMap<>();
+    try (Connection store = DriverManager.getConnection(url, "sa", "");
         Statement sql = store.createStatement();
-        ResultSet rowsLeft =
-            sql.executeQuery("select count(*) from pending_export where status = 'Pending'")) {
-      rowsLeft.next();
-      assertThat(rowsLeft.getLong(1)).isZero();
+        ResultSet rows =
+            sql.executeQuery("select status, count(*) from pending_export group by status")) {
+      while (rows.next()) {
+        counts.put(rows.getString(1), rows.getLong(2));
+      }
     }
+    return counts;
   }
 }
