@@ -63,7 +63,12 @@ import org.junit.jupiter.api.io.TempDir;
  * -Djimflow.test.keepStore=<dir>} keeps a copy of the store a failed cycle left, to open it with H2
  * alone.
  */
-@EnabledIfSystemProperty(named = "jimflow.test.kills", matches = "[1-9][0-9]*")
+@EnabledIfSystemProperty(
+    named = "jimflow.test.kills",
+    matches = "[1-9][0-9]*",
+    disabledReason =
+        "a measurement of the embedded store's crash safety: runs only with"
+            + " -Djimflow.test.kills=<number of kills> (docs/benchmarks.md)")
 class KilledWorkerStoreTest {
 
   private static final String SYSTEM = "directory";
