@@ -1,18 +1,13 @@
 package io.jimflow.dataplane;
 
 import io.jimflow.store.StoreSettings;
-import java.io.PrintWriter;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.Driver;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
-import java.util.Properties;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -22,12 +17,10 @@ import javax.sql.DataSource;
 final class EarlierH2 implements AutoCloseable {
 
   private final URLClassLoader loader;
-  private final Driver driver;
   private final String version;
 
-  private EarlierH2(URLClassLoader loader, Driver driver, String version) {
+  private EarlierH2(URLClassLoader loader, String version) {
     this.loader = loader;
-    this.driver = driver;
     this.version = version;
   }
 
@@ -42,27 +35,27 @@ final class EarlierH2 implements AutoCloseable {
     URLClassLoader loader =
         new URLClassLoader(
             new URL[] {Path.of(jar).toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-    Driver driver =
-        (Driver) Class.forName("org.h2.Driver", true, loader).getConstructor().newInstance();
     String version =
-        (String)
-            Class.forName("org.h2.engine.Constants", true, loader)
-                .getField("FULL_VERSION")
-                .get(null);
-    return new EarlierH2(loader, driver, version);
+        (String) loader.loadClass("org.h2.engine.Constants").getField("FULL_VERSION").get(null);
+    return new EarlierH2(loader, version);
   }
 
   String version() {
     return version;
   }
 
-  /** Connections to the settings' database through the earlier H2. */
-  DataSource dataSource(StoreSettings settings) {
-    return new DriverDataSource(driver, settings);
+  /** Connections to the settings' database through the earlier H2 (its own data source). */
+  DataSource dataSource(StoreSettings settings) throws ReflectiveOperationException {
+    Class<?> type = loader.loadClass("org.h2.jdbcx.JdbcDataSource");
+    Object dataSource = type.getConstructor().newInstance();
+    type.getMethod("setURL", String.class).invoke(dataSource, settings.url());
+    type.getMethod("setUser", String.class).invoke(dataSource, settings.user());
+    type.getMethod("setPassword", String.class).invoke(dataSource, settings.password());
+    return (DataSource) dataSource;
   }
 
   /** Closes the database, so that another H2 can open its file. */
-  void shutdown(StoreSettings settings) throws SQLException {
+  void shutdown(StoreSettings settings) throws SQLException, ReflectiveOperationException {
     try (Connection connection = dataSource(settings).getConnection();
         Statement statement = connection.createStatement()) {
       statement.execute("SHUTDOWN");
@@ -72,51 +65,5 @@ final class EarlierH2 implements AutoCloseable {
   @Override
   public void close() throws Exception {
     loader.close();
-  }
-
-  private record DriverDataSource(Driver driver, StoreSettings settings) implements DataSource {
-    @Override
-    public Connection getConnection() throws SQLException {
-      return getConnection(settings.user(), settings.password());
-    }
-
-    @Override
-    public Connection getConnection(String user, String password) throws SQLException {
-      Properties properties = new Properties();
-      properties.setProperty("user", user);
-      properties.setProperty("password", password);
-      return driver.connect(settings.url(), properties);
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-      return null;
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-      return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-      throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) throws SQLException {
-      throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) {
-      return false;
-    }
   }
 }

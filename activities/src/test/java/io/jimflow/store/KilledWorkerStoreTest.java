@@ -246,17 +246,8 @@ class KilledWorkerStoreTest {
             List<NewCso> csos = new ArrayList<>(page);
             for (long i = first; i < first + page; i++) {
               csos.add(
-                  new NewCso(
-                      SYSTEM,
-                      "user",
-                      "uid=user" + i + ",ou=people,dc=example,dc=org",
-                      "{}",
-                      "",
-                      CsoState.PendingProvisioning,
-                      null,
-                      null,
-                      false,
-                      null));
+                  StoreContractTest.provisionedUser(
+                      "uid=user" + i + ",ou=people,dc=example,dc=org"));
             }
             Map<String, Long> ids = connectorSpace.insert(c, csos);
             List<NewPendingExport> exports = new ArrayList<>(page);
