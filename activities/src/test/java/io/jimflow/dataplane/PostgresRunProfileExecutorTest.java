@@ -2,13 +2,14 @@ package io.jimflow.dataplane;
 
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;
+import io.jimflow.testing.TestPostgres;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The executor's runs on a real PostgreSQL; see {@link TestStores#postgres()} for how to enable.
  */
-@ExtendWith(TestStores.RequiresPostgres.class)
+@ExtendWith(TestPostgres.Required.class)
 class PostgresRunProfileExecutorTest extends RunProfileExecutorImplTest {
 
   private TestStores.PostgresStore postgres;

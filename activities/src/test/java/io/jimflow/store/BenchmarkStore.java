@@ -1,5 +1,6 @@
 package io.jimflow.store;
 
+import io.jimflow.testing.TestPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,7 +17,7 @@ import java.util.stream.Stream;
 /**
  * A fresh, empty store for one benchmark run, migrated with every index: an embedded H2 file in a
  * new directory (the settings of {@link StoreSettings#embedded}, what a worker runs by default), or
- * a new schema of the test PostgreSQL ({@link TestStores#postgresSchema()}, dropped on close).
+ * a new schema of the test PostgreSQL ({@link TestPostgres#newSchema()}, dropped on close).
  *
  * <p>On PostgreSQL it also reads the CPU time the database's server processes spent (the backends
  * of {@code pg_stat_activity} for this database, {@code /proc/<pid>/stat}), which a profile of the
@@ -51,10 +52,9 @@ public final class BenchmarkStore implements AutoCloseable {
   private final Kind kind;
   private final Store store;
   private final Path h2Directory;
-  private final TestStores.PostgresSchema schema;
+  private final TestPostgres.Schema schema;
 
-  private BenchmarkStore(
-      Kind kind, Store store, Path h2Directory, TestStores.PostgresSchema schema) {
+  private BenchmarkStore(Kind kind, Store store, Path h2Directory, TestPostgres.Schema schema) {
     this.kind = kind;
     this.store = store;
     this.h2Directory = h2Directory;
@@ -76,7 +76,7 @@ public final class BenchmarkStore implements AutoCloseable {
       return new BenchmarkStore(
           kind, Store.open(StoreSettings.embedded(h2Directory)), h2Directory, null);
     }
-    TestStores.PostgresSchema schema = TestStores.postgresSchema();
+    TestPostgres.Schema schema = TestPostgres.newSchema();
     Store store =
         Store.open(new StoreSettings(schema.schemaUrl(), schema.user(), schema.password(), 4));
     return new BenchmarkStore(kind, store, null, schema);

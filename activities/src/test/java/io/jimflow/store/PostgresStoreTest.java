@@ -1,11 +1,12 @@
 package io.jimflow.store;
 
+import io.jimflow.testing.TestPostgres;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The store contract on a real PostgreSQL; see {@link TestStores#postgres()} for how to enable. */
-@ExtendWith(TestStores.RequiresPostgres.class)
+@ExtendWith(TestPostgres.Required.class)
 class PostgresStoreTest extends StoreContractTest {
 
   private TestStores.PostgresStore postgres;

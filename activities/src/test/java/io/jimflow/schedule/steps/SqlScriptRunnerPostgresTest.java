@@ -1,6 +1,6 @@
 package io.jimflow.schedule.steps;
 
-import io.jimflow.store.TestStores;
+import io.jimflow.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -10,10 +10,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** SqlScript steps on the test PostgreSQL (skipped without one, unless {@code CI=true}). */
-@ExtendWith(TestStores.RequiresPostgres.class)
+@ExtendWith(TestPostgres.Required.class)
 class SqlScriptRunnerPostgresTest extends SqlScriptRunnerContract {
 
-  private final TestStores.PostgresSchema schema = TestStores.postgresSchema();
+  private final TestPostgres.Schema schema = TestPostgres.newSchema();
 
   @AfterEach
   void dropSchema() throws SQLException {
