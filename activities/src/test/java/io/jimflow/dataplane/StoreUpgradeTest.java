@@ -14,7 +14,6 @@ import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
 import io.jimflow.store.TestStores;
 import io.jimflow.testing.SettableClock;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -22,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An embedded store written by an earlier release opens with this one and the data imported before
- * synchronises: one at the last migration that release shipped (the new migrations apply to the
- * file), and one written by the H2 that earlier releases embedded.
+ * An embedded store written by an earlier release (its schema at the last migration that release
+ * shipped) opens with this one: the new migrations apply to the file, and the data imported before
+ * synchronises.
  */
 class StoreUpgradeTest {
 
@@ -40,7 +39,13 @@ class StoreUpgradeTest {
 
   @Test
   void aStoreOfTheEarlierReleaseIsMigratedAndItsImportedObjectsSynchronise() throws Exception {
-    StoreSettings settings = thirtyPeopleAndAStore();
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= 30; i++) {
+      rows.append(person(i, "R&D", i % 3 == 0 ? "Contractor" : "Employee", "Active"));
+    }
+    Files.createDirectories(dir.resolve("data"));
+    Files.writeString(dir.resolve("data/hr.csv"), HEADER + rows);
+    StoreSettings settings = StoreSettings.embedded(dir.resolve("store"));
 
     try (Store earlier = TestStores.atVersion(settings, EARLIER_RELEASE)) {
       assertThat(execute(earlier, "full-import").status().name()).isEqualTo("Complete");
@@ -69,57 +74,6 @@ class StoreUpgradeTest {
                   "select count(*) from pending_export where connected_system_id = 'badges'"))
           .isEqualTo(20);
     }
-  }
-
-  /**
-   * A store that the H2 of earlier releases wrote (its file format, with every migration and
-   * imported objects in it) opens with the H2 of this one and synchronises.
-   */
-  @Test
-  void aStoreWrittenByTheEarlierH2OpensWithThisOne() throws Exception {
-    StoreSettings settings = thirtyPeopleAndAStore();
-
-    try (EarlierH2 earlierH2 = EarlierH2.load()) {
-      assertThat(earlierH2.version()).isNotEqualTo(org.h2.engine.Constants.FULL_VERSION);
-      try (Store earlier = new Store(earlierH2.dataSource(settings))) {
-        earlier.migrate();
-        assertThat(execute(earlier, "full-import").status().name()).isEqualTo("Complete");
-        assertThat(ProfileRuns.count(earlier, "select count(*) from cso")).isEqualTo(30);
-        assertThat(
-                ProfileRuns.count(
-                    earlier,
-                    "select count(*) from information_schema.settings"
-                        + " where setting_name = 'info.VERSION' and setting_value like '"
-                        + earlierH2.version().substring(0, 5)
-                        + "%'"))
-            .as("written by H2 " + earlierH2.version())
-            .isEqualTo(1);
-        earlierH2.shutdown(settings);
-      }
-    }
-
-    try (Store current = Store.open(settings)) {
-      RunProfileOutcome sync = execute(current, "full-sync");
-
-      assertThat(sync.status().name()).isEqualTo("Complete");
-      assertThat(ProfileRuns.count(current, "select count(*) from mvo")).isEqualTo(30);
-      assertThat(
-              ProfileRuns.count(
-                  current,
-                  "select count(*) from pending_export where connected_system_id = 'directory'"))
-          .isEqualTo(30);
-    }
-  }
-
-  /** Writes an HR file of 30 people and gives the settings of an embedded store beside it. */
-  private StoreSettings thirtyPeopleAndAStore() throws IOException {
-    StringBuilder rows = new StringBuilder();
-    for (int i = 1; i <= 30; i++) {
-      rows.append(person(i, "R&D", i % 3 == 0 ? "Contractor" : "Employee", "Active"));
-    }
-    Files.createDirectories(dir.resolve("data"));
-    Files.writeString(dir.resolve("data/hr.csv"), HEADER + rows);
-    return StoreSettings.embedded(dir.resolve("store"));
   }
 
   private RunProfileOutcome execute(Store store, String profile) {

@@ -50,13 +50,14 @@ import org.junit.jupiter.api.io.TempDir;
  * taken by a rolled-back insert) fails the cycle with its output. After the last kill one worker
  * exports the rest, and every export has been exported exactly once.
  *
- * <p>H2 2.3.232, the embedded store's H2 before 2.5.252, broke here in about one kill in ten: after
- * reopening, {@code pending_export_status} missed a Pending export or kept an entry of a
- * rolled-back write, or a transaction was torn ({@code -Dh2.version=2.3.232} runs this test on it).
- * H2 2.5.252 has broken here too, far more rarely (about one kill in a hundred or more), in the
- * same ways: a failure is a finding about the store, not noise. It is therefore a measurement of
- * the embedded store's crash safety, run on request (docs/benchmarks.md, "Embedded H2: a killed
- * worker's store"), not part of a normal {@code ./mvnw verify}, where it is skipped with one line.
+ * <p>H2 2.3.232, the embedded store's H2, broke here in about one kill in ten: after reopening,
+ * {@code pending_export_status} missed a Pending export or kept an entry of a rolled-back write, or
+ * a transaction was torn. H2 2.5.252 ({@code -Dh2.version=2.5.252} runs this test on it) broke here
+ * too, far more rarely (about one kill in a hundred or more), in the same ways, but left a row
+ * locked for good after a killed import (docs/benchmarks.md). A failure is a finding about the
+ * store, not noise. It is therefore a measurement of the embedded store's crash safety, run on
+ * request (docs/benchmarks.md, "Embedded H2: a killed worker's store"), not part of a normal {@code
+ * ./mvnw verify}, where it is skipped with one line.
  *
  * <p>{@code -Djimflow.test.kills=<n>} runs it with that many kills (each about 2.5 s on a 2-core
  * machine), {@code -Djimflow.test.seed=<seed>} replays the kill delays of a failed run, and {@code
