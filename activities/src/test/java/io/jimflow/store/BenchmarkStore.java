@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 /**
  * A fresh, empty store for one benchmark run, migrated with every index: an embedded H2 file in a
  * new directory (the settings of {@link StoreSettings#embedded}, what a worker runs by default), or
- * a new schema of the test PostgreSQL ({@link TestPostgres#newSchema()}, dropped on close).
+ * a new schema of the test PostgreSQL ({@link TestStores#postgres()}, dropped on close).
  *
  * <p>On PostgreSQL it also reads the CPU time the database's server processes spent (the backends
  * of {@code pg_stat_activity} for this database, {@code /proc/<pid>/stat}), which a profile of the
@@ -76,10 +76,8 @@ public final class BenchmarkStore implements AutoCloseable {
       return new BenchmarkStore(
           kind, Store.open(StoreSettings.embedded(h2Directory)), h2Directory, null);
     }
-    TestPostgres.Schema schema = TestPostgres.newSchema();
-    Store store =
-        Store.open(new StoreSettings(schema.schemaUrl(), schema.user(), schema.password(), 4));
-    return new BenchmarkStore(kind, store, null, schema);
+    TestStores.PostgresStore postgres = TestStores.postgres();
+    return new BenchmarkStore(kind, postgres.store(), null, postgres.schema());
   }
 
   public Kind kind() {

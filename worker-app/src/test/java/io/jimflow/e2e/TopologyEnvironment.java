@@ -1,5 +1,6 @@
 package io.jimflow.e2e;
 
+import io.jimflow.testing.TestPostgres;
 import io.jimflow.worker.dev.EmbeddedDirectory;
 import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.client.WorkflowClient;
@@ -96,10 +97,7 @@ public final class TopologyEnvironment implements AutoCloseable {
   record PostgresSettings(String url, String user, String password) {
 
     static PostgresSettings fromEnvironment() {
-      return new PostgresSettings(
-          env("JIMFLOW_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/jimflow_test"),
-          env("JIMFLOW_TEST_POSTGRES_USER", "jimflow"),
-          env("JIMFLOW_TEST_POSTGRES_PASSWORD", "jimflow"));
+      return new PostgresSettings(TestPostgres.url(), TestPostgres.user(), TestPostgres.password());
     }
 
     Connection connect() throws SQLException {
