@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Replays every stored history (real executions, {@code histories/<WorkflowType>/*.json}) against
  * the current workflow code. A change to the order or kind of commands a workflow emits that is not
  * behind {@code Workflow.getVersion} breaks the executions already open on a worker upgrade, and
- * fails here. {@code RecordHistoriesIT} (module worker-app) records new histories; README "Tests"
- * says when.
+ * fails here. {@code RecordHistoriesIT} (module worker-app) records new histories;
+ * docs/development.md says when.
  */
 class RecordedHistoriesReplayTest {
 

@@ -23,7 +23,10 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The module rules of the README's module map, checked on the compiled classes of each module. */
+/**
+ * The module rules of docs/architecture.md's module map, checked on the compiled classes of each
+ * module.
+ */
 class ArchitectureTest {
 
   /** The configuration files' reader, shared by the starter and the activities. */

@@ -17,12 +17,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which package may use which inside each module: the map of the README's "Where things live",
- * checked on the compiled classes. A package may use its own classes, the libraries, what every
- * package of its module may use (for activities and the starter: the workflows module's contracts)
- * and the packages its rule names, nothing else. Libraries that mark a boundary (LDAP, CSV,
- * database pools, the CLI parser, encryption) have an owner each, at the end. The module rules are
- * in {@link ArchitectureTest}.
+ * Which package may use which inside each module: the map of docs/architecture.md's "Where things
+ * live", checked on the compiled classes. A package may use its own classes, the libraries, what
+ * every package of its module may use (for activities and the starter: the workflows module's
+ * contracts) and the packages its rule names, nothing else. Libraries that mark a boundary (LDAP,
+ * CSV, database pools, the CLI parser, encryption) have an owner each, at the end. The module rules
+ * are in {@link ArchitectureTest}.
  */
 class PackageDependenciesTest {
 

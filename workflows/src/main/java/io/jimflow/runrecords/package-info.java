@@ -32,6 +32,6 @@
  * activity) need no version. {@code RecordedHistoriesReplayTest} replays the stored histories of
  * {@code workflows/src/test/resources/histories} in every build and fails on a change that breaks
  * them; after a versioned change, record a new history next to the old ones with {@code
- * RecordHistoriesIT} (README, "Tests").
+ * RecordHistoriesIT} (docs/development.md, "Workflow changes and recorded histories").
  */
 package io.jimflow.runrecords;

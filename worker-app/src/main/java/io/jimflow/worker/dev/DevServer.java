@@ -34,7 +34,7 @@ public final class DevServer implements AutoCloseable {
    * <ul>
    *   <li>eager activity execution: a step a workflow task schedules comes back in that task's
    *       answer instead of through a separate poll. A production server needs the same dynamic
-   *       config (docker-compose.yml sets it; see the README).
+   *       config (docker-compose.yml sets it; see docs/deployment.md).
    *   <li>a transfer queue read rate of {@link #TRANSFER_POLL_RPS} per history shard instead of 20:
    *       every step group advance needs a read of that queue (to hand the next workflow task to
    *       the worker), so at 20 reads per second a lone execution advanced at most every 50 ms.
