@@ -1,13 +1,18 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.JimflowClient;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code jimflow executions cancel ID}. */
 @Command(
     name = "cancel",
-    description = "Cancel an execution: running steps end Cancelled, later steps are Skipped.")
+    description = {
+      "Cancel an execution: running steps end Cancelled, later steps are Skipped; the execution",
+      "records you as its canceller. An execution that has ended is refused (exit 2)."
+    })
 public class ExecutionCancelCommand extends ClientCommand {
 
   @Parameters(index = "0", paramLabel = "WORKFLOW-ID")
@@ -15,7 +20,8 @@ public class ExecutionCancelCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    client.executions().cancel(workflowId);
+    String user = System.getProperty("user.name", "unknown");
+    client.executions().cancel(workflowId, new Initiator(InitiatorType.User, user, user));
     out().println("Cancellation requested for " + workflowId + ".");
     return JimflowCli.OK;
   }
