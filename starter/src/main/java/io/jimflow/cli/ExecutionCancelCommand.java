@@ -1,8 +1,6 @@
 package io.jimflow.cli;
 
 import io.jimflow.client.JimflowClient;
-import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
-import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -20,8 +18,7 @@ public class ExecutionCancelCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    String user = System.getProperty("user.name", "unknown");
-    client.executions().cancel(workflowId, new Initiator(InitiatorType.User, user, user));
+    client.executions().cancel(workflowId);
     out().println("Cancellation requested for " + workflowId + ".");
     return JimflowCli.OK;
   }

@@ -31,6 +31,7 @@ import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TerminatedFailure;
 import io.temporal.failure.TimeoutFailure;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -158,7 +159,7 @@ public final class ExecutionClient {
   }
 
   /**
-   * Requests cancellation in the name of this process's user ({@code user.name}).
+   * Requests cancellation in the name of this process's user ({@code user.name}), as the CLI does.
    *
    * @see #cancel(String, Initiator)
    */
@@ -175,6 +176,7 @@ public final class ExecutionClient {
    * @throws NotFoundException when no execution has this id
    */
   public void cancel(String workflowId, Initiator canceller) {
+    Objects.requireNonNull(canceller, "name who cancels, e.g. a User or an ApiKey");
     refuseIfEnded(workflowId, describe(workflowId));
     try {
       workflows.newUntypedWorkflowStub(workflowId).cancel(Canceller.reason(canceller));
