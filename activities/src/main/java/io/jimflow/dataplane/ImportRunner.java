@@ -66,6 +66,8 @@ final class ImportRunner {
                         && r.objectType().equals(type.name()))
             .toList();
     if (run.checkpoint.phase().equals(Checkpoint.ROWS)) {
+      // A cancel that came before the first page is seen here, so that it commits no page.
+      run.heartbeat();
       try (ObjectSource reader = source.get()) {
         reader.skip(run.checkpoint.position());
         List<ImportRow> rows;

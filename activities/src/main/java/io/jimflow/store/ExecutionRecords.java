@@ -25,6 +25,9 @@ public final class ExecutionRecords {
 
   private static final int MESSAGE_LIMIT = 4000;
 
+  /** The width of the canceller's column; the workflow cuts names shorter still. */
+  private static final int NAME_LIMIT = 200;
+
   private final Clock clock;
 
   public ExecutionRecords(Clock clock) {
@@ -58,7 +61,8 @@ public final class ExecutionRecords {
             "update execution_record set run_id = ?, schedule_id = ?, schedule_name = ?,"
                 + " trigger_kind = ?, initiator_type = ?, initiator_id = ?, initiator_name = ?,"
                 + " status = ?, message = ?, step_groups = ?, steps = ?, revision = ?,"
-                + " started_at = ?, ended_at = ?, updated_at = ? where id = ? and revision < ?")) {
+                + " started_at = ?, ended_at = ?, cancelled_by_type = ?, cancelled_by_id = ?,"
+                + " updated_at = ? where id = ? and revision < ?")) {
       int i = fields(statement, 1, revision, e);
       statement.setString(i++, e.executionId());
       statement.setInt(i, revision);
@@ -71,8 +75,8 @@ public final class ExecutionRecords {
         connection.prepareStatement(
             "insert into execution_record (run_id, schedule_id, schedule_name, trigger_kind,"
                 + " initiator_type, initiator_id, initiator_name, status, message, step_groups,"
-                + " steps, revision, started_at, ended_at, updated_at, id)"
-                + " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + " steps, revision, started_at, ended_at, cancelled_by_type, cancelled_by_id,"
+                + " updated_at, id) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
       int i = fields(statement, 1, revision, e);
       statement.setString(i, e.executionId());
       statement.executeUpdate();
@@ -97,6 +101,9 @@ public final class ExecutionRecords {
     statement.setInt(i++, revision);
     Sql.setInstant(statement, i++, e.startedAt());
     Sql.setInstant(statement, i++, e.endedAt());
+    Initiator cancelledBy = e.cancelledBy();
+    statement.setString(i++, cancelledBy == null ? null : cancelledBy.type().name());
+    statement.setString(i++, cancelledBy == null ? null : cut(cancelledBy.id(), NAME_LIMIT));
     Sql.setInstant(statement, i++, clock.instant());
     return i;
   }
@@ -265,6 +272,8 @@ public final class ExecutionRecords {
       while (rows.next()) {
         String initiatorType = rows.getString("initiator_type");
         String trigger = rows.getString("trigger_kind");
+        String cancelledByType = rows.getString("cancelled_by_type");
+        String cancelledById = rows.getString("cancelled_by_id");
         records.add(
             new ExecutionRecord(
                 rows.getString("id"),
@@ -284,6 +293,10 @@ public final class ExecutionRecords {
                 rows.getInt("steps"),
                 Sql.getInstant(rows, "started_at"),
                 Sql.getInstant(rows, "ended_at"),
+                cancelledByType == null
+                    ? null
+                    : new Initiator(
+                        InitiatorType.valueOf(cancelledByType), cancelledById, cancelledById),
                 List.of()));
       }
       return records;
@@ -291,8 +304,10 @@ public final class ExecutionRecords {
   }
 
   private static String truncate(String value) {
-    return value == null || value.length() <= MESSAGE_LIMIT
-        ? value
-        : value.substring(0, MESSAGE_LIMIT);
+    return cut(value, MESSAGE_LIMIT);
+  }
+
+  private static String cut(String value, int limit) {
+    return value == null || value.length() <= limit ? value : value.substring(0, limit);
   }
 }

@@ -283,7 +283,7 @@ class LdapRunsTest {
                       "mail", "p" + i + "@x.org", "q" + i + "@x.org"))));
     }
     RunProfileRun first = run("directory", "full-import");
-    RecordingProgress dying = new RecordingProgress(2, null);
+    RecordingProgress dying = RecordingProgress.dyingAfterCheckpoints(2);
     assertThatThrownBy(() -> executor.execute(first, dying))
         .isInstanceOf(RecordingProgress.WorkerDied.class);
     assertThat(count("select count(*) from cso")).isEqualTo(20);

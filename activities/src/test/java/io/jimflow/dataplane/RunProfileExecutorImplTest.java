@@ -272,6 +272,43 @@ class RunProfileExecutorImplTest {
   }
 
   @Test
+  void aLeaverWithAZeroGracePeriodIsDeletedAndDeprovisionedInTheSameSynchronisation()
+      throws IOException {
+    Path zeroGrace = dir.resolve("connected-systems-zero-grace.yaml");
+    String shipped = Files.readString(CSV_SYSTEMS);
+    assertThat(shipped).contains("gracePeriod: P7D");
+    Files.writeString(zeroGrace, shipped.replace("gracePeriod: P7D", "gracePeriod: PT0S"));
+    executor =
+        new RunProfileExecutorImpl(store, new DataPlaneConfigLoader().load(zeroGrace), dir, clock);
+    hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    execute("Directory", "Delta Import");
+
+    hrFile(person(1, "R&D", "Employee", "Terminated") + person(2, "R&D", "Employee", "Active"));
+    execute("HR System", "Delta Import");
+    RunProfileOutcome sync = execute("HR System", "Delta Synchronisation");
+
+    assertThat(sync.stats())
+        .containsEntry("disconnectedOutOfScope", 1L)
+        .containsEntry("deleted", 1L)
+        .containsEntry("deprovisioned", 2L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(1);
+    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null")).isZero();
+    assertThat(
+            count(
+                "select count(*) from run_item where run_record_id = '"
+                    + sync.runRecordId()
+                    + "' and change_type = 'Deleted' and mvo_id is not null"))
+        .isEqualTo(1);
+    execute("Directory", "Export");
+    assertThat(Files.readString(dir.resolve("data/directory.csv")))
+        .doesNotContain("E1,")
+        .contains("E2,");
+  }
+
+  @Test
   void aLeaverIsDisconnectedThenDeletedAndDeprovisionedAfterTheGracePeriod() throws IOException {
     hrFile(person(1, "R&D", "Employee", "Active") + person(2, "R&D", "Employee", "Active"));
     execute("HR System", "Full Import");
@@ -309,7 +346,7 @@ class RunProfileExecutorImplTest {
     hrFile(rows.toString());
     RunProfileRun first = run("HR System", "Full Import");
 
-    RecordingProgress dying = new RecordingProgress(2, null);
+    RecordingProgress dying = RecordingProgress.dyingAfterCheckpoints(2);
     assertThatThrownBy(() -> executor.execute(first, dying))
         .isInstanceOf(RecordingProgress.WorkerDied.class);
     RunRecord open = inProgress(first, "full-import");
@@ -333,7 +370,8 @@ class RunProfileExecutorImplTest {
             count(
                 "select count(*) from (select object_ref, change_type from run_item group by object_ref, change_type having count(*) > 1) d"))
         .isZero();
-    assertThat(resumed.processed.get(0)).isEqualTo(6_000);
+    // A heartbeat at what the first attempt committed, then the retry's first page.
+    assertThat(resumed.processed).startsWith(4_000L, 6_000L);
 
     RunProfileOutcome again = executor.execute(attempt(retry, 3), new RecordingProgress());
     assertThat(again.runRecordId()).isEqualTo(outcome.runRecordId());
@@ -356,6 +394,20 @@ class RunProfileExecutorImplTest {
     }
     hrFile(rows.toString());
     execute("HR System", "Full Import");
+  }
+
+  /**
+   * Imports persons 1-3,000, then writes an HR file of persons 2,001-6,000 (1,000 of them changed,
+   * 3,000 new): persons 1-2,000 are no longer in it, so a full import that ran on would mark them
+   * absent.
+   */
+  void importPeopleThenDropTheFirstTwoThousand() throws IOException {
+    importPeople(3_000);
+    StringBuilder rows = new StringBuilder();
+    for (int i = 2_001; i <= 6_000; i++) {
+      rows.append(person(i, "Sales", "Employee", "Active"));
+    }
+    hrFile(rows.toString());
   }
 
   /** The same step's next attempt, as Temporal retries it. */
@@ -711,7 +763,7 @@ class RunProfileExecutorImplTest {
     }
     hrFile(rows.toString());
     RunProfileRun run = run("HR System", "Full Import");
-    assertThatThrownBy(() -> executor.execute(run, new RecordingProgress(1, null)))
+    assertThatThrownBy(() -> executor.execute(run, RecordingProgress.dyingAfterCheckpoints(1)))
         .isInstanceOf(RecordingProgress.WorkerDied.class);
 
     Optional<String> first =
@@ -732,6 +784,62 @@ class RunProfileExecutorImplTest {
             });
     assertThat(first).contains(records.get(0).id());
     assertThat(again).isEqualTo(first);
+  }
+
+  @Test
+  void aFullImportCancelledAfterItsFirstPageCommitsOnlyThatPageAndMarksNothingAbsent()
+      throws IOException {
+    importPeopleThenDropTheFirstTwoThousand();
+    RunProfileRun full = run("HR System", "Full Import");
+    // Report 1 is the heartbeat before the first page, report 2 the one after it brings the cancel.
+    RecordingProgress progress = RecordingProgress.cancelledAfter(2);
+
+    assertThatThrownBy(() -> executor.execute(full, progress))
+        .isInstanceOf(ActivityCanceledException.class);
+
+    assertThat(progress.checkpoints).as("one page committed").hasSize(1);
+    RunRecord cancelled = inProgress(full, "full-import");
+    assertThat(cancelled.checkpoint()).isEqualTo("rows:2000");
+    assertThat(cancelled.objectsProcessed()).as("one page read").isEqualTo(2_000);
+    assertThat(cancelled.totals().get(Total.ADDED)).isEqualTo(1_000);
+    assertThat(cancelled.totals().get(Total.UPDATED)).isEqualTo(1_000);
+    assertThat(cancelled.totals().get(Total.DELETED)).isZero();
+    assertThat(count("select count(*) from cso where connected_system_id = 'hr'"))
+        .as("persons 3,001-4,000 of the first page were added, none of the second page")
+        .isEqualTo(4_000);
+    assertThat(count("select count(*) from cso where anchor = 'E4001'")).isZero();
+    assertThat(
+            count(
+                "select count(*) from cso where connected_system_id = 'hr' and state <> 'Normal'"))
+        .as("nothing marked absent")
+        .isZero();
+    assertThat(
+            count(
+                "select count(*) from run_item where run_record_id = '"
+                    + cancelled.id()
+                    + "' and change_type = 'Deleted'"))
+        .isZero();
+  }
+
+  @Test
+  void aCancelThatArrivesBeforeAnImportsFirstPageCommitsNoPage() throws IOException {
+    importPeopleThenDropTheFirstTwoThousand();
+    RunProfileRun full = run("HR System", "Full Import");
+    RecordingProgress progress = RecordingProgress.cancelledAfter(1);
+
+    assertThatThrownBy(() -> executor.execute(full, progress))
+        .isInstanceOf(ActivityCanceledException.class);
+
+    assertThat(progress.processed).as("one heartbeat, before any page").containsExactly(0L);
+    assertThat(progress.checkpoints).isEmpty();
+    RunRecord cancelled = inProgress(full, "full-import");
+    assertThat(cancelled.objectsProcessed()).isZero();
+    assertThat(cancelled.itemsWritten()).isZero();
+    assertThat(count("select count(*) from cso where connected_system_id = 'hr'")).isEqualTo(3_000);
+    assertThat(
+            count(
+                "select count(*) from cso where connected_system_id = 'hr' and state <> 'Normal'"))
+        .isZero();
   }
 
   @Test

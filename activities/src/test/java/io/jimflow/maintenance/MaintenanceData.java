@@ -1,11 +1,20 @@
 package io.jimflow.maintenance;
 
+import io.jimflow.schedule.ExecutionRecord;
+import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
+import io.jimflow.schedule.StepRecord;
+import io.jimflow.schedule.StepStatus;
 import io.jimflow.store.ChangeHistory;
 import io.jimflow.store.ChangeHistory.CsoChange;
 import io.jimflow.store.ChangeType;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.CsoState;
+import io.jimflow.store.ExecutionRecords;
+import io.jimflow.store.MaintenanceRuns;
 import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
 import io.jimflow.store.NewRunRecord;
@@ -165,6 +174,69 @@ final class MaintenanceData {
             });
     clock.set(before);
     return id;
+  }
+
+  /**
+   * An execution record with {@code steps} step records, ended Complete at {@code endedAt} (started
+   * an hour before), or still InProgress when it is null (started a year before now).
+   */
+  void executionRecordAt(String id, Instant endedAt, int steps) {
+    Instant started =
+        endedAt == null ? clock.instant().minus(Duration.ofDays(365)) : endedAt.minusSeconds(3600);
+    List<StepRecord> records = new ArrayList<>();
+    for (int i = 0; i < steps; i++) {
+      records.add(
+          new StepRecord(
+              i,
+              i,
+              "step " + i,
+              "Executable",
+              "count.sh",
+              StepStatus.Complete,
+              1,
+              started,
+              endedAt == null ? started : endedAt,
+              null,
+              null));
+    }
+    ExecutionRecord execution =
+        new ExecutionRecord(
+            id,
+            "run-1",
+            "nightly",
+            "Nightly",
+            TriggerKind.Scheduled,
+            new Initiator(InitiatorType.Schedule, "nightly", "Nightly"),
+            endedAt == null ? ExecutionStatus.InProgress : ExecutionStatus.Complete,
+            null,
+            steps,
+            steps,
+            started,
+            endedAt,
+            records);
+    store.inTransaction(c -> new ExecutionRecords(clock).save(c, 1, execution));
+  }
+
+  /** A housekeeping run record ended at {@code endedAt}, or still InProgress when it is null. */
+  void maintenanceRunAt(String id, Instant endedAt) {
+    Instant before = clock.instant();
+    clock.set(endedAt == null ? before.minus(Duration.ofDays(365)) : endedAt);
+    MaintenanceRuns runs = new MaintenanceRuns(clock);
+    store.inTransaction(
+        c -> {
+          runs.open(
+              c,
+              id,
+              MaintenanceKind.Housekeeping,
+              null,
+              new Initiator(InitiatorType.Schedule, "jimflow-housekeeping", "Housekeeping"),
+              "wf-" + id);
+          if (endedAt != null) {
+            runs.finish(c, id, "Complete", null, Map.of());
+          }
+          return null;
+        });
+    clock.set(before);
   }
 
   /** An InProgress run record of a system's Full Import, opened by a step of the execution. */

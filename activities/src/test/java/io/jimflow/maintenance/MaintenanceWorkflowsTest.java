@@ -11,11 +11,9 @@ import io.jimflow.resource.ResourceActivitiesImpl;
 import io.jimflow.resource.ResourceLockWorkflow;
 import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.resource.Resources;
-import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
-import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.RunProfileExecutor;
 import io.jimflow.schedule.steps.RunProfileOutcome;
@@ -219,12 +217,8 @@ class MaintenanceWorkflowsTest {
     String unknown = data.inProgressRunOf("hr", "gone");
     String running = data.inProgressRunOf("directory", "running");
     ExecutionRecords executions = new ExecutionRecords(clock);
-    store.inTransaction(
-        c -> {
-          executions.save(c, 1, anExecution("terminated"));
-          executions.save(c, 1, anExecution("running"));
-          return null;
-        });
+    data.executionRecordAt("terminated", null, 0);
+    data.executionRecordAt("running", null, 0);
     assertThatThrownBy(
             () ->
                 stub(ClearConnectedSystemWorkflow.class, "clear-before")
@@ -269,23 +263,6 @@ class MaintenanceWorkflowsTest {
         stub(ClearConnectedSystemWorkflow.class, "clear-after")
             .run(new SystemMaintenanceInput("hr", false, ADA));
     assertThat(cleared.totals()).containsEntry("csosDeleted", 1L);
-  }
-
-  private ExecutionRecord anExecution(String id) {
-    return new ExecutionRecord(
-        id,
-        "run-1",
-        "nightly",
-        "Nightly",
-        TriggerKind.Scheduled,
-        new Initiator(InitiatorType.Schedule, "nightly", "Nightly"),
-        ExecutionStatus.InProgress,
-        null,
-        2,
-        3,
-        T,
-        null,
-        List.of());
   }
 
   @Test

@@ -90,6 +90,31 @@ class StoreMaintenanceTest {
   }
 
   @Test
+  void mvosDueBeyondTheCapGoOldestDisconnectionFirst() {
+    // Disconnected on distinct days, one grace period apart from being due; created newest first,
+    // so neither creation order nor id order is the order of their dates.
+    String[] byDisconnection = new String[6];
+    int[] createdOrder = {4, 1, 5, 0, 3, 2};
+    for (int n : createdOrder) {
+      Instant disconnected = T.minus(MaintenanceData.GRACE).minus(Duration.ofDays(10 - n));
+      byDisconnection[n] = data.person("p" + n, disconnected.plus(MaintenanceData.GRACE));
+    }
+
+    StoreMaintenance.MvoDeletions first =
+        maintenance.deleteDueMvos(2, "run-1", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
+
+    assertThat(first.capReached()).isTrue();
+    assertThat(data.strings("select mvo_id from mvo_change where change_type = 'Deleted'"))
+        .containsExactlyInAnyOrder(byDisconnection[0], byDisconnection[1]);
+
+    StoreMaintenance.MvoDeletions second =
+        maintenance.deleteDueMvos(3, "run-2", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
+
+    assertThat(second.mvosDeleted()).isEqualTo(3);
+    assertThat(data.strings("select id from mvo")).containsExactly(byDisconnection[5]);
+  }
+
+  @Test
   void deletingAnMvoDeprovisionsItsTargetObjectAndNamesTheOriginalInitiatorInItsHistory() {
     String mvo = data.person("42", null);
     data.joinedCso("hr", "42", mvo);
@@ -172,6 +197,30 @@ class StoreMaintenanceTest {
     assertThat(data.count("select count(*) from run_item where run_record_id = '" + old + "'"))
         .isZero();
     assertThat(data.count("select count(*) from run_item")).isEqualTo(3);
+  }
+
+  @Test
+  void endedExecutionRecordsWithTheirStepsAndEndedMaintenanceRunsGoOnceOlderThanTheCutoff() {
+    Instant cutoff = T.minus(Duration.ofDays(90));
+    data.executionRecordAt("old-execution", cutoff.minusMillis(1), 3);
+    data.executionRecordAt("recent-execution", cutoff, 2);
+    data.executionRecordAt("running-execution", null, 1);
+    data.maintenanceRunAt("old-housekeeping", cutoff.minusSeconds(3600));
+    data.maintenanceRunAt("older-housekeeping", cutoff.minus(Duration.ofDays(30)));
+    data.maintenanceRunAt("recent-housekeeping", cutoff);
+    data.maintenanceRunAt("running-housekeeping", null);
+
+    StoreMaintenance.Purged purged =
+        maintenance.purge(
+            HistoryKind.RunRecords, cutoff, new BatchPlan(1), StoreMaintenance.Progress.NONE);
+
+    assertThat(purged.deleted()).as("one execution record and two maintenance runs").isEqualTo(3);
+    assertThat(data.strings("select id from execution_record"))
+        .containsExactlyInAnyOrder("recent-execution", "running-execution");
+    assertThat(data.strings("select distinct execution_id from execution_step"))
+        .containsExactlyInAnyOrder("recent-execution", "running-execution");
+    assertThat(data.strings("select id from maintenance_run"))
+        .containsExactlyInAnyOrder("recent-housekeeping", "running-housekeeping");
   }
 
   @Test

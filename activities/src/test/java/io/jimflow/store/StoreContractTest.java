@@ -3,8 +3,11 @@ package io.jimflow.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jimflow.schedule.ExecutionRecord;
+import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.store.ConnectorSpace.CsoUpdate;
 import io.jimflow.store.ConnectorSpace.NewCso;
 import io.jimflow.store.PendingExports.NewPendingExport;
@@ -897,6 +900,74 @@ abstract class StoreContractTest {
         store().inTransaction(c -> purgeBefore(history, c, CLOCK.instant().plusSeconds(1)));
     assertThat(notYet).isZero();
     assertThat(expired).isEqualTo(2);
+  }
+
+  @Test
+  void aCancelledExecutionKeepsWhoCancelledItAndWhenWithANameCutToItsColumn() {
+    ExecutionRecords executions = new ExecutionRecords(CLOCK);
+    Instant started = CLOCK.instant().minusSeconds(60);
+    Instant ended = CLOCK.instant().minusSeconds(5);
+    String tooLong = "x".repeat(5_000);
+    store()
+        .inTransaction(
+            c -> {
+              executions.save(
+                  c,
+                  1,
+                  cancelled(
+                      "by-alice",
+                      new Initiator(InitiatorType.User, "alice", "alice"),
+                      started,
+                      ended));
+              executions.save(c, 1, cancelled("by-nobody", null, started, ended));
+              executions.save(
+                  c,
+                  1,
+                  cancelled(
+                      "by-a-long-name",
+                      new Initiator(InitiatorType.ApiKey, tooLong, tooLong),
+                      started,
+                      ended));
+              return null;
+            });
+
+    ExecutionRecord alice =
+        store().inTransaction(c -> executions.find(c, "by-alice")).orElseThrow();
+    assertThat(alice.status()).isEqualTo(ExecutionStatus.Cancelled);
+    assertThat(alice.cancelledBy()).isEqualTo(new Initiator(InitiatorType.User, "alice", "alice"));
+    assertThat(alice.endedAt()).isEqualTo(ended);
+    assertThat(alice.message()).startsWith("Cancelled by User alice");
+    assertThat(
+            store().inTransaction(c -> executions.find(c, "by-nobody")).orElseThrow().cancelledBy())
+        .isNull();
+    assertThat(
+            store()
+                .inTransaction(c -> executions.find(c, "by-a-long-name"))
+                .orElseThrow()
+                .cancelledBy()
+                .id())
+        .hasSize(200);
+  }
+
+  private static ExecutionRecord cancelled(
+      String id, Initiator canceller, Instant started, Instant ended) {
+    return new ExecutionRecord(
+        id,
+        "run-1",
+        "nightly",
+        "Nightly",
+        TriggerKind.Manual,
+        new Initiator(InitiatorType.User, "bob", "bob"),
+        ExecutionStatus.Cancelled,
+        canceller == null
+            ? "Cancelled during step group 1 of 2: 1 step(s) cancelled, 1 skipped"
+            : "Cancelled by User alice during step group 1 of 2: 1 step(s) cancelled, 1 skipped",
+        2,
+        2,
+        started,
+        ended,
+        canceller,
+        List.of());
   }
 
   /** Both histories' entries written before the cutoff, in one batch each. */

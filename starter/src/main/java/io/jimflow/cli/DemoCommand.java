@@ -207,7 +207,8 @@ public class DemoCommand extends DefinitionsFileCommand {
             "ATTEMPTS",
             "SECONDS",
             withTotals ? "RUN RECORD TOTALS" : "MESSAGE");
-    for (StepOutcome step : result.steps()) {
+    for (StepOutcome step :
+        StepOrder.failuresFirst(result.steps(), StepOutcome::index, StepOutcome::status)) {
       table.row(
           step.index(),
           step.name(),

@@ -7,7 +7,10 @@ import picocli.CommandLine.Parameters;
 /** {@code jimflow executions cancel ID}. */
 @Command(
     name = "cancel",
-    description = "Cancel an execution: running steps end Cancelled, later steps are Skipped.")
+    description = {
+      "Cancel an execution: running steps end Cancelled, later steps are Skipped; the execution",
+      "records you as its canceller. An execution that has ended is refused (exit 2)."
+    })
 public class ExecutionCancelCommand extends ClientCommand {
 
   @Parameters(index = "0", paramLabel = "WORKFLOW-ID")

@@ -62,6 +62,8 @@ public class ExecutionShowCommand extends ClientCommand {
   }
 
   private Shown fromTemporal(ExecutionResult execution) {
+    List<StepOutcome> steps =
+        StepOrder.failuresFirst(execution.steps(), StepOutcome::index, StepOutcome::status);
     Map<String, Object> document =
         document(
             execution.scheduleId(),
@@ -70,10 +72,10 @@ public class ExecutionShowCommand extends ClientCommand {
             execution.message(),
             execution.startedAt(),
             execution.endedAt(),
-            execution.steps(),
+            steps,
             null);
     Table table = new Table("INDEX", "STEP", "STATUS", "ATTEMPTS", "MESSAGE");
-    for (StepOutcome step : execution.steps()) {
+    for (StepOutcome step : steps) {
       table.row(
           step.index(), step.name(), step.status(), step.attempts(), firstLine(step.message()));
     }
@@ -82,6 +84,8 @@ public class ExecutionShowCommand extends ClientCommand {
 
   /** An execution Temporal no longer has, from the store's execution history. */
   private Shown fromStore(ExecutionRecord execution) {
+    List<StepRecord> steps =
+        StepOrder.failuresFirst(execution.steps(), StepRecord::index, StepRecord::status);
     Map<String, Object> document =
         document(
             execution.scheduleId(),
@@ -90,10 +94,10 @@ public class ExecutionShowCommand extends ClientCommand {
             execution.message(),
             execution.startedAt(),
             execution.endedAt(),
-            execution.steps(),
+            steps,
             execution);
     Table table = new Table("INDEX", "STEP", "STATUS", "ATTEMPTS", "RUN RECORD", "MESSAGE");
-    for (StepRecord step : execution.steps()) {
+    for (StepRecord step : steps) {
       table.row(
           step.index(),
           step.name(),

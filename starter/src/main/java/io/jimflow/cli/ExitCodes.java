@@ -2,6 +2,7 @@ package io.jimflow.cli;
 
 import io.grpc.StatusRuntimeException;
 import io.jimflow.client.ExecutionAlreadyRunningException;
+import io.jimflow.client.ExecutionEndedException;
 import io.jimflow.client.JimflowConnectionException;
 import io.jimflow.client.MaintenanceClient.MaintenanceFailedException;
 import io.jimflow.client.NotFoundException;
@@ -25,6 +26,7 @@ final class ExitCodes implements CommandLine.IExitCodeExceptionMapper {
           CommandLine.ParameterException.class,
           ConfigException.class,
           NotFoundException.class,
+          ExecutionEndedException.class,
           ScheduleConflictException.class,
           WorkItemRefusedException.class,
           IllegalArgumentException.class);

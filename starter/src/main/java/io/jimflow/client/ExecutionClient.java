@@ -5,6 +5,7 @@ import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.runrecords.RunRecordsQuestion;
+import io.jimflow.schedule.Canceller;
 import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionRecord;
@@ -13,6 +14,7 @@ import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -29,6 +31,7 @@ import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TerminatedFailure;
 import io.temporal.failure.TimeoutFailure;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -155,10 +158,43 @@ public final class ExecutionClient {
         p.steps());
   }
 
-  /** Requests cancellation: running steps end Cancelled, later steps are Skipped. */
+  /**
+   * Requests cancellation in the name of this process's user ({@code user.name}), as the CLI does.
+   *
+   * @see #cancel(String, Initiator)
+   */
   public void cancel(String workflowId) {
-    describe(workflowId);
-    workflows.newUntypedWorkflowStub(workflowId).cancel("cancelled with jimflow");
+    String user = System.getProperty("user.name", "unknown");
+    cancel(workflowId, new Initiator(InitiatorType.User, user, user));
+  }
+
+  /**
+   * Requests cancellation: running steps end Cancelled, later steps are Skipped, and the execution
+   * names {@code canceller} in its message and record ("Cancelled by User alice ...").
+   *
+   * @throws ExecutionEndedException when the execution has already ended; nothing is changed
+   * @throws NotFoundException when no execution has this id
+   */
+  public void cancel(String workflowId, Initiator canceller) {
+    Objects.requireNonNull(canceller, "name who cancels, e.g. a User or an ApiKey");
+    refuseIfEnded(workflowId, describe(workflowId));
+    try {
+      workflows.newUntypedWorkflowStub(workflowId).cancel(Canceller.reason(canceller));
+    } catch (WorkflowNotFoundException | StatusRuntimeException e) {
+      // It ended between the look and the request.
+      refuseIfEnded(workflowId, describe(workflowId));
+      throw e;
+    }
+  }
+
+  private static void refuseIfEnded(String workflowId, WorkflowExecutionDescription description) {
+    ExecutionStatus status =
+        ExecutionQueries.status(
+            description.getStatus(),
+            description.getTypedSearchAttributes().get(JimflowSearchAttributes.STATUS));
+    if (status.isFinal()) {
+      throw new ExecutionEndedException(workflowId, status);
+    }
   }
 
   /**

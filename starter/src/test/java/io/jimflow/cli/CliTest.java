@@ -1,13 +1,18 @@
 package io.jimflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jimflow.client.ConnectionSettings;
+import io.jimflow.client.ExecutionEndedException;
 import io.jimflow.client.JimflowClient;
 import io.jimflow.client.JimflowConnectionException;
 import io.jimflow.common.TaskQueues;
+import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.testing.JimflowTestEnvironment;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -41,6 +46,11 @@ class CliTest {
           steps:
             - {index: 0, name: fail-check, executable: {path: fail.sh}}
             - {index: 1, name: Count, executable: {path: count.sh}}
+        - id: wide
+          steps:
+            - {index: 0, name: Count, executable: {path: count.sh}}
+            - {index: 0, name: fail-check, executable: {path: fail.sh}, continueOnFailure: true}
+            - {index: 1, name: Wrap Up, executable: {path: count.sh}}
         - id: slow
           steps:
             - {index: 0, name: hang, executable: {path: count.sh}}
@@ -161,6 +171,69 @@ class CliTest {
     assertThat(json.get("status").asText()).isEqualTo("Cancelled");
     assertThat(json.get("steps").get(0).get("status").asText()).isEqualTo("Cancelled");
     assertThat(json.get("steps").get(1).get("status").asText()).isEqualTo("Skipped");
+  }
+
+  @Test
+  void cancellingAFinishedExecutionExitsTwoWithOneLineAndChangesNothing() throws Exception {
+    cli("start", "scripts", "-f", schedulesFile.toString(), "--wait");
+    String complete = firstLine(out.toString());
+    out.getBuffer().setLength(0);
+    cli("start", "strict", "-f", schedulesFile.toString(), "--wait");
+    String failed = firstLine(out.toString());
+    out.getBuffer().setLength(0);
+
+    for (String[] ended : new String[][] {{complete, "Complete"}, {failed, "Failed"}}) {
+      err.getBuffer().setLength(0);
+
+      int exit = cli("executions", "cancel", ended[0]);
+
+      assertThat(exit).isEqualTo(JimflowCli.BAD_INPUT);
+      assertThat(err.toString().strip().lines())
+          .containsExactly("jimflow: cannot cancel " + ended[0] + ": it ended " + ended[1]);
+      assertThat(out.toString()).doesNotContain("Cancellation requested");
+      assertThat(
+              env.getWorkflowClient().fetchHistory(ended[0]).getHistory().getEventsList().stream()
+                  .map(HistoryEvent::getEventType))
+          .as("no cancel request reached Temporal")
+          .doesNotContain(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED);
+      assertThat(cli("executions", "show", ended[0], "--json")).isZero();
+      assertThat(Json.mapper().readTree(out.toString()).get("status").asText()).isEqualTo(ended[1]);
+      out.getBuffer().setLength(0);
+    }
+  }
+
+  @Test
+  void theClientRefusesToCancelAFinishedExecutionWithATypedException() {
+    cli("start", "scripts", "-f", schedulesFile.toString(), "--wait");
+    String id = firstLine(out.toString());
+    JimflowClient client =
+        new JimflowClient(
+            env.getWorkflowClient(), ScheduleClient.newInstance(env.getWorkflowServiceStubs()));
+
+    ExecutionEndedException refused =
+        catchThrowableOfType(ExecutionEndedException.class, () -> client.executions().cancel(id));
+
+    assertThat(refused.workflowId()).isEqualTo(id);
+    assertThat(refused.status()).isEqualTo(ExecutionStatus.Complete);
+    assertThat(refused).hasMessage("cannot cancel " + id + ": it ended Complete");
+  }
+
+  @Test
+  void executionsShowListsAGroupsFailuresFirstInTextAndJson() throws Exception {
+    cli("start", "wide", "-f", schedulesFile.toString(), "--wait");
+    String id = firstLine(out.toString());
+    out.getBuffer().setLength(0);
+
+    assertThat(cli("executions", "show", id)).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .containsPattern(
+            "(?s)\\n0\\s+fail-check\\s+FailedWithError.*\\n0\\s+Count\\s+Complete"
+                + ".*\\n1\\s+Wrap Up\\s+Complete");
+    out.getBuffer().setLength(0);
+
+    assertThat(cli("executions", "show", id, "--json")).isZero();
+    JsonNode steps = Json.mapper().readTree(out.toString()).get("steps");
+    assertThat(steps.findValuesAsText("name")).containsExactly("fail-check", "Count", "Wrap Up");
   }
 
   @Test

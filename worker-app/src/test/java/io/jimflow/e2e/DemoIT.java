@@ -153,6 +153,25 @@ class DemoIT {
     assertThat(executions)
         .containsKeys("Nightly HR Sync", "Hourly HR Delta Sync", "Script Demo")
         .hasSize(3);
+    // As JIM lists a group's outcomes: the failed step on top of its group.
+    StringWriter shown = new StringWriter();
+    int showExit =
+        JimflowCli.commandLine()
+            .setOut(new PrintWriter(shown, true))
+            .setErr(new PrintWriter(err, true))
+            .execute(
+                "executions",
+                "show",
+                executions.get("Script Demo"),
+                "--address",
+                target,
+                "--namespace",
+                namespace);
+    assertThat(showExit).as(err.toString()).isZero();
+    assertThat(shown.toString())
+        .containsPattern(
+            "(?s)\\n0\\s+Prepare\\s.*\\n1\\s+Flaky Check\\s+FailedWithError.*\\n1\\s+Count\\s+"
+                + "Complete.*\\n2\\s+Wrap Up\\s");
     executions.forEach(
         (schedule, id) -> {
           // Its payloads are read (the schedule's name is in the input), and hold no password.

@@ -8,9 +8,13 @@ import io.jimflow.cli.JimflowCli;
 import io.jimflow.client.ConnectionSettings;
 import io.jimflow.client.ExecutionSummary;
 import io.jimflow.client.JimflowClient;
+import io.jimflow.schedule.Canceller;
+import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.deploy.DesiredSchedule;
 import io.jimflow.schedule.deploy.ScheduleMapper;
 import io.jimflow.schedule.file.ScheduleDefinitions;
@@ -205,6 +209,55 @@ class SchedulesIT {
   }
 
   @Test
+  void aCronScheduleFiringEveryMinuteAppliedFromAFileStartsAnExecutionByItselfWithin90Seconds(
+      E2eEnvironment env) throws Exception {
+    this.env = env;
+    env.sharedWorker();
+    String id = "e2e-cron-every-minute";
+    createdSchedules.add(id);
+    Path file = env.newDirectory("cron").resolve("schedules.yaml");
+    Files.writeString(
+        file,
+        """
+        scope: e2e-cron
+        schedules:
+          - id: e2e-cron-every-minute
+            name: Every minute
+            trigger: {cron: "* * * * *"}
+            steps: [{index: 0, name: Count, executable: {path: count.sh, args: ["1", "0"]}}]
+        """);
+    Instant applied = Instant.now();
+
+    Cli apply = cli("schedules", "apply", "-f", file.toString());
+
+    assertThat(apply.exit).as(apply.err).isZero();
+    assertThat(apply.out).contains("+ create " + id);
+    // The first minute boundary comes within 60 s of the apply; the rest is the server's and the
+    // worker's pick-up.
+    Duration limit = Duration.ofSeconds(90);
+    Await.until(
+        () -> describe(id).getInfo().getNumActions() >= 1,
+        "the cron schedule started an execution by itself",
+        limit.minus(Duration.between(applied, Instant.now())),
+        Duration.ofMillis(500));
+    String run = firstWorkflowId(describe(id));
+    assertThat(run).startsWith(id + "-");
+    assertThat(env.client().newUntypedWorkflowStub(run).describe().getStartTime())
+        .isBefore(applied.plus(limit));
+    assertThat(describe(id).getInfo().getRecentActions().get(0).getScheduledAt())
+        .as("fired on a minute boundary")
+        .satisfies(at -> assertThat(at.getEpochSecond() % 60).isZero());
+    try (JimflowClient client = client()) {
+      ExecutionResult result = client.executions().awaitResult(run);
+      assertThat(result.status()).as(result.message()).isEqualTo(ExecutionStatus.Complete);
+      assertThat(result.scheduleId()).isEqualTo(id);
+    }
+    assertThat(env.client().newUntypedWorkflowStub(run).describe().getStaticSummary())
+        .isEqualTo("Every minute · scheduled run");
+    assertThat(listedSchedule(id).get("trigger").asText()).isEqualTo("cron \"* * * * *\"");
+  }
+
+  @Test
   void triggerHonoursTheOverlapPolicyAndBackfillRunsMissedStarts(E2eEnvironment env)
       throws Exception {
     this.env = env;
@@ -340,8 +393,22 @@ schedules:
       assertThat(refused.err).contains("already has an open execution (" + slowId + ")");
 
       assertThat(cli("executions", "cancel", slowId).exit).isZero();
-      assertThat(client.executions().awaitResult(slowId).status())
-          .isEqualTo(ExecutionStatus.Cancelled);
+      ExecutionResult cancelled = client.executions().awaitResult(slowId);
+      assertThat(cancelled.status()).isEqualTo(ExecutionStatus.Cancelled);
+      String user = System.getProperty("user.name");
+      String canceller =
+          Canceller.describe(
+              Canceller.of(Canceller.reason(new Initiator(InitiatorType.User, user, user)))
+                  .orElseThrow());
+      assertThat(cancelled.message()).startsWith("Cancelled by " + canceller + " during");
+      ExecutionRecord stored = client.executions().stored(slowId);
+      assertThat(stored.message()).isEqualTo(cancelled.message());
+      assertThat(Canceller.describe(stored.cancelledBy())).isEqualTo(canceller);
+      assertThat(stored.endedAt()).isNotNull();
+      Cli again = cli("executions", "cancel", slowId);
+      assertThat(again.exit).isEqualTo(JimflowCli.BAD_INPUT);
+      assertThat(again.err.strip())
+          .isEqualTo("jimflow: cannot cancel " + slowId + ": it ended Cancelled");
 
       awaitTrue(
           () ->

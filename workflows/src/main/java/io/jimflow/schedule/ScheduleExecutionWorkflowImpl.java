@@ -4,6 +4,7 @@ import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.resource.ResourceLocks;
 import io.jimflow.resource.ResourceNotice;
 import io.jimflow.resource.Resources;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.StepGroups.PlannedStep;
 import io.jimflow.schedule.StepGroups.StepGroup;
 import io.temporal.failure.ApplicationFailure;
@@ -56,6 +57,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   private ExecutionHistory history;
   private GroupPublisher publisher;
   private Instant startedAt;
+  private Initiator cancelledBy;
 
   @Override
   public ExecutionResult run(ScheduleExecutionInput input) {
@@ -144,6 +146,10 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
 
     int skipped = board.skipWaiting();
     status = FailurePolicies.finalStatus(cancelled, stoppedBy != null, board.all());
+    if (status == ExecutionStatus.Cancelled) {
+      // The cancel request's reason names the canceller when jimflow's client sent it.
+      cancelledBy = Canceller.of(root.getCancellationReason()).orElse(null);
+    }
     message = finalMessage(stoppedBy, tolerated, skipped);
     ExecutionResult result =
         new ExecutionResult(
@@ -241,6 +247,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
             board.all().size(),
             startedAt,
             status.isFinal() ? now() : null,
+            cancelledBy,
             List.of()),
         board);
   }
@@ -253,7 +260,9 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
 
   private String finalMessage(GroupVerdict stoppedBy, List<StepOutcome> tolerated, int skipped) {
     if (status == ExecutionStatus.Cancelled) {
-      return "Cancelled during step group "
+      return "Cancelled "
+          + (cancelledBy == null ? "" : "by " + Canceller.describe(cancelledBy) + " ")
+          + "during step group "
           + currentGroup
           + " of "
           + plan.count()

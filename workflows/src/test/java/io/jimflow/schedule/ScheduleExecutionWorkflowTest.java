@@ -307,6 +307,51 @@ class ScheduleExecutionWorkflowTest {
   }
 
   @Test
+  void aCancelledExecutionNamesItsCancellerInItsMessageAndRecordWithTheTimeItEnded()
+      throws Exception {
+    CountDownLatch never = new CountDownLatch(1);
+    steps.on("long", runsUntil(never, Duration.ofSeconds(60)));
+    WorkflowStub stub = start(aSchedule("cancelled-by").with(aStep(0, "long"), aStep(1, "later")));
+    awaitProgress(stub, p -> p.steps().get(0).status() == StepStatus.Running);
+    awaitCondition(() -> steps.started.contains("long"));
+
+    stub.cancel(
+        Canceller.reason(
+            new ScheduleExecutionInput.Initiator(
+                ScheduleExecutionInput.InitiatorType.User, "alice", "alice")));
+
+    catchThrowableOfType(
+        WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+    String expected = "Cancelled by User alice during step group 1 of 2:";
+    assertThat(stub.query("progress", ExecutionProgress.class).message()).startsWith(expected);
+    ExecutionRecord stored = records.stored(stub.getExecution().getWorkflowId());
+    assertThat(stored.message()).startsWith(expected);
+    assertThat(stored.cancelledBy())
+        .isEqualTo(
+            new ScheduleExecutionInput.Initiator(
+                ScheduleExecutionInput.InitiatorType.User, "alice", "alice"));
+    assertThat(stored.endedAt()).isNotNull().isAfterOrEqualTo(stored.steps().get(0).endedAt());
+  }
+
+  @Test
+  void aCancelRequestThatNamesNoCancellerLeavesTheCancellerUnnamed() throws Exception {
+    CountDownLatch never = new CountDownLatch(1);
+    steps.on("long", runsUntil(never, Duration.ofSeconds(60)));
+    WorkflowStub stub = start(aSchedule("cancelled-by-nobody").with(aStep(0, "long")));
+    awaitProgress(stub, p -> p.steps().get(0).status() == StepStatus.Running);
+    awaitCondition(() -> steps.started.contains("long"));
+
+    stub.cancel("Cancelled by Admin\n<script>alert(1)</script>");
+
+    catchThrowableOfType(
+        WorkflowFailedException.class, () -> stub.getResult(ExecutionResult.class));
+    ExecutionRecord stored = records.stored(stub.getExecution().getWorkflowId());
+    assertThat(stored.status()).isEqualTo(ExecutionStatus.Cancelled);
+    assertThat(stored.cancelledBy()).isNull();
+    assertThat(stored.message()).startsWith("Cancelled during step group 1 of 1:");
+  }
+
+  @Test
   void cancellingDuringAGroupCancelsItsRunningStepsAndSkipsTheRest() throws Exception {
     CountDownLatch never = new CountDownLatch(1);
     steps

@@ -29,6 +29,14 @@ final class TriggerReader {
   Optional<Trigger> read(Fields t) {
     t.allowOnly(TRIGGER_KEYS);
     List<String> cron = new ArrayList<>();
+    if (t.has("cron") && t.itemsOrSingle("cron").isEmpty()) {
+      // An empty list would otherwise leave a schedule that never fires, without a word.
+      problems.at(
+          t.lineOf("cron"),
+          t.pathOf("cron"),
+          "list at least one cron expression (e.g. [\"0 2 * * *\"]); leave the trigger out for a"
+              + " schedule run only by hand");
+    }
     for (ConfigNode node : t.itemsOrSingle("cron")) {
       Conversions.text()
           .check(

@@ -578,6 +578,23 @@ class ScheduleDefinitionsTest {
                 ":8: schedules[1].trigger.at: missing required key 'times' (e.g."
                     + " [\"02:00\"])")),
         arguments(
+            "an empty cron list is refused, alone or beside another trigger",
+            """
+            schedules:
+              - id: a
+                trigger:
+                  cron: []
+                steps: [{index: 0, name: A, executable: {path: a.sh}}]
+              - id: b
+                trigger: {cron: [], at: {times: ["02:00"]}}
+                steps: [{index: 0, name: A, executable: {path: a.sh}}]
+            """,
+            List.of(
+                ":4: schedules[0].trigger.cron: list at least one cron expression (e.g. [\"0 2 * *"
+                    + " *\"]); leave the trigger out for a schedule run only by hand",
+                ":7: schedules[1].trigger.cron: list at least one cron expression (e.g. [\"0 2 * *"
+                    + " *\"]); leave the trigger out for a schedule run only by hand")),
+        arguments(
             "an interval needs exactly one of minutes and hours",
             """
             schedules:
