@@ -1,6 +1,7 @@
 package io.jimflow.worker.schedule;
 
 import io.jimflow.config.JimflowHome;
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.resource.ResourceActivitiesImpl;
 import io.jimflow.schedule.StepActivitiesImpl;
 import io.jimflow.schedule.steps.Containment;
@@ -92,8 +93,9 @@ public class ScheduleWorkerConfiguration {
       RunProfileExecutor runProfiles,
       ExecutableRunner executables,
       SqlScriptRunner sqlScripts,
-      Secrets secrets) {
-    return new StepActivitiesImpl(runProfiles, executables, sqlScripts, secrets);
+      Secrets secrets,
+      JimflowMetrics metrics) {
+    return new StepActivitiesImpl(runProfiles, executables, sqlScripts, secrets, metrics);
   }
 
   @Bean
