@@ -254,6 +254,26 @@ public final class ExecutionRecords {
     }
   }
 
+  /**
+   * Each schedule's latest execution (the one started last), without its steps, by schedule id; at
+   * most {@code limit} schedules.
+   */
+  public List<ExecutionRecord> latestPerSchedule(Connection connection, int limit)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select e.* from execution_record e join (select schedule_id, max(started_at) as latest"
+                + " from execution_record group by schedule_id) l on e.schedule_id = l.schedule_id"
+                + " and e.started_at = l.latest order by e.schedule_id, e.id limit "
+                + Math.max(1, limit))) {
+      Map<String, ExecutionRecord> latest = new LinkedHashMap<>();
+      for (ExecutionRecord record : read(statement)) {
+        latest.putIfAbsent(record.scheduleId(), record);
+      }
+      return List.copyOf(latest.values());
+    }
+  }
+
   /** Per schedule, when its last execution that ended Complete ended. */
   public Map<String, Instant> lastCompleted(Connection connection) throws SQLException {
     try (PreparedStatement statement =

@@ -1,7 +1,10 @@
 package io.jimflow.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jimflow.cli.JimflowCli;
 import io.jimflow.exampledata.ExamplePeople;
 import java.io.PrintWriter;
@@ -10,7 +13,10 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,6 +30,8 @@ import picocli.CommandLine;
  */
 @ExtendWith(TemporalDevServerExtension.class)
 class MonitoringIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private String namespace;
 
@@ -42,7 +50,9 @@ class MonitoringIT {
                 "JIMFLOW_STORE_URL",
                 "jdbc:h2:file:" + dir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE",
                 "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-                dir.toString()));
+                dir.toString(),
+                "JIMFLOW_METRICS_REFRESH_INTERVAL",
+                "2s"));
     Path hr = dir.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer writer = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
@@ -155,6 +165,76 @@ class MonitoringIT {
     assertThat(metrics.find("jimflow_executions_started_total"))
         .as("no execution id or person is ever a label")
         .allSatisfy(s -> assertThat(s.labels().keySet()).isSubsetOf("schedule", "trigger"));
+
+    theSchedulesListShowsTheLastExecutionWhateverStartedIt(env, worker, dir);
+  }
+
+  /**
+   * {@code schedules list} after the runs above: each shipped schedule with its last execution
+   * (started by hand, not by the schedule), how it ended, and its next run. The schedules are
+   * re-timed to fire on 1 January only, so that none starts by itself during the test.
+   */
+  private void theSchedulesListShowsTheLastExecutionWhateverStartedIt(
+      E2eEnvironment env, WorkerProcess worker, Path dir) throws Exception {
+    String shipped = Files.readString(env.projectHome().resolve("config/schedules.yaml"));
+    String quiet =
+        shipped
+            .replaceAll(
+                "(?s)trigger:\\n      at:.*?timezone: Europe/London",
+                "trigger: {cron: \"0 3 1 1 *\"}")
+            .replaceAll(
+                "trigger:\\n      every: \\{[^}]*}\\n      timezone: Europe/London",
+                "trigger: {cron: \"0 3 1 1 *\"}");
+    assertThat(quiet).doesNotContain("Europe/London");
+    Path file = Files.writeString(dir.resolve("schedules.yaml"), quiet);
+    Cli apply = cli(env, "schedules", "apply", "-f", file.toString());
+    assertThat(apply.exit()).as(apply.out() + apply.err()).isZero();
+
+    Cli list = cli(env, "schedules", "list", "--scope", "demo", "--json");
+    assertThat(list.exit()).as(list.err()).isZero();
+    Map<String, JsonNode> listed = new HashMap<>();
+    JSON.readTree(list.out()).get("schedules").forEach(s -> listed.put(s.get("id").asText(), s));
+    assertThat(listed).containsOnlyKeys("nightly-hr-sync", "hourly-hr-delta-sync", "script-demo");
+    JsonNode nightly = listed.get("nightly-hr-sync");
+    assertThat(nightly.get("lastRunStatus").asText()).isEqualTo("Complete");
+    assertThat(nightly.get("lastRunWorkflowId").asText()).startsWith("nightly-hr-sync/manual/");
+    assertThat(nightly.get("lastRunEndedAt").isNull()).isFalse();
+    assertThat(nightly.get("lastRunMessage").asText()).isEqualTo("All 6 step(s) complete");
+    assertThat(nightly.get("nextRuns")).isNotEmpty();
+    assertThat(nightly.get("skippedRuns").asLong()).isZero();
+    assertThat(nightly.get("missedRuns").asLong()).isZero();
+    JsonNode script = listed.get("script-demo");
+    assertThat(script.get("lastRunStatus").asText()).isEqualTo("CompleteWithError");
+    assertThat(script.get("lastRunMessage").asText()).contains("Flaky Check");
+    JsonNode hourly = listed.get("hourly-hr-delta-sync");
+    assertThat(hourly.get("lastRunStatus").isNull()).as("it never ran").isTrue();
+    assertThat(hourly.get("nextRuns")).isNotEmpty();
+
+    Cli table = cli(env, "schedules", "list", "--scope", "demo");
+    assertThat(table.out())
+        .containsPattern("nightly-hr-sync\\s.*\\sComplete\\s.*All 6 step\\(s\\) complete")
+        .containsPattern(
+            "script-demo\\s.*\\sCompleteWithError\\s.*\\s0/0\\s+Completed with errors");
+
+    // The worker describes the schedules to Prometheus too: next run, interval from the spec.
+    Await.until(
+        () ->
+            !PrometheusText.parse(worker.get("/actuator/prometheus"))
+                .find("jimflow_schedule_interval_seconds", "schedule", "script-demo")
+                .isEmpty(),
+        "the worker reports the schedule gauges",
+        Duration.ofSeconds(60),
+        Duration.ofMillis(500));
+    PrometheusText metrics = PrometheusText.parse(worker.get("/actuator/prometheus"));
+    assertThat(
+            metrics.value("jimflow_schedule_next_run_timestamp_seconds", "schedule", "script-demo"))
+        .isEqualTo(
+            Instant.parse(script.get("nextRuns").get(0).asText()).getEpochSecond(), within(1.0));
+    assertThat(metrics.value("jimflow_schedule_interval_seconds", "schedule", "script-demo"))
+        .as("a year, give or take a leap day")
+        .isBetween(365 * 86400.0, 366 * 86400.0);
+    assertThat(metrics.value("jimflow_schedule_paused", "schedule", "script-demo")).isZero();
+    assertThat(metrics.value("jimflow_schedule_runs_missed", "schedule", "script-demo")).isZero();
   }
 
   private static double objects(PrometheusText metrics, String what, String system, String run) {
