@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,24 +48,12 @@ public final class JimflowMetrics {
 
   /** An execution record was created: its execution started. */
   public void executionStarted(String schedule, String trigger) {
-    Counter.builder("jimflow.executions.started")
-        .description("Schedule executions started, by schedule and trigger (Scheduled, Manual)")
-        .tag("schedule", bounded("schedule", schedule))
-        .tag("trigger", bounded("trigger", trigger))
-        .register(registry)
-        .increment();
+    started(bounded("schedule", schedule), bounded("trigger", trigger)).increment();
   }
 
   /** An execution record took its final status: its execution ended. */
   public void executionEnded(String schedule, String trigger, String status, Instant endedAt) {
-    Counter.builder("jimflow.executions.ended")
-        .description(
-            "Schedule executions ended, by schedule, trigger and status (Complete,"
-                + " CompleteWithError, Failed, Cancelled)")
-        .tag("schedule", bounded("schedule", schedule))
-        .tag("trigger", bounded("trigger", trigger))
-        .tag("status", bounded("status", status))
-        .register(registry)
+    ended(bounded("schedule", schedule), bounded("trigger", trigger), bounded("status", status))
         .increment();
     if ("Complete".equals(status) && endedAt != null) {
       lastSuccess(schedule, endedAt);
@@ -164,6 +153,9 @@ public final class JimflowMetrics {
   /** A schedule as Temporal describes it now (its spec, state and what it did). */
   public void schedule(ScheduleState state) {
     String schedule = bounded("schedule", state.id());
+    if (state.runsExecutions()) {
+      executionCountersOf(state.id());
+    }
     scheduleGauge(
         "jimflow.schedule.paused",
         "1 while the schedule is paused",
@@ -210,6 +202,59 @@ public final class JimflowMetrics {
 
   private static long seconds(Instant instant) {
     return instant == null ? 0 : instant.getEpochSecond();
+  }
+
+  /** How many workers Temporal saw poll the task queue for this kind of task lately. */
+  public void taskQueuePollers(String taskQueue, String type, int pollers) {
+    String key = "jimflow.task.queue.pollers\0" + taskQueue + "\0" + type;
+    gauges
+        .computeIfAbsent(
+            key,
+            k -> {
+              AtomicLong holder = new AtomicLong();
+              Gauge.builder("jimflow.task.queue.pollers", holder, AtomicLong::doubleValue)
+                  .description(
+                      "Workers Temporal saw poll the task queue lately (0: what is started there"
+                          + " waits)")
+                  .tag("task_queue", bounded("task_queue", taskQueue))
+                  .tag("type", type)
+                  .register(registry);
+              return holder;
+            })
+        .set(pollers);
+  }
+
+  /**
+   * Registers the execution counters of a schedule at zero, so that its first failure is an
+   * increase Prometheus sees (a counter that appears at 1 has not increased).
+   */
+  public void executionCountersOf(String schedule) {
+    String scheduleTag = bounded("schedule", schedule);
+    for (String trigger : List.of("Scheduled", "Manual")) {
+      started(scheduleTag, trigger);
+      for (String status : List.of("Complete", "CompleteWithError", "Failed", "Cancelled")) {
+        ended(scheduleTag, trigger, status);
+      }
+    }
+  }
+
+  private Counter started(String schedule, String trigger) {
+    return Counter.builder("jimflow.executions.started")
+        .description("Schedule executions started, by schedule and trigger (Scheduled, Manual)")
+        .tag("schedule", schedule)
+        .tag("trigger", trigger)
+        .register(registry);
+  }
+
+  private Counter ended(String schedule, String trigger, String status) {
+    return Counter.builder("jimflow.executions.ended")
+        .description(
+            "Schedule executions ended, by schedule, trigger and status (Complete,"
+                + " CompleteWithError, Failed, Cancelled)")
+        .tag("schedule", schedule)
+        .tag("trigger", trigger)
+        .tag("status", status)
+        .register(registry);
   }
 
   /** How many work items are in {@code state} now. */

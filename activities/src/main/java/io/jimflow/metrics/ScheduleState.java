@@ -13,6 +13,9 @@ import java.util.List;
  * @param interval the longest gap between its upcoming runs; null with fewer than two
  * @param skipped runs skipped since it was created (the previous run was still going)
  * @param missed runs missed since it was created (not started within the catch-up window)
+ * @param name the schedule's name; its id when it runs no jimflow schedule definition
+ * @param notificationUrl the schedule's own webhook; null for the worker's
+ * @param runsExecutions whether it starts jimflow schedule executions (not maintenance)
  */
 public record ScheduleState(
     String id,
@@ -22,7 +25,10 @@ public record ScheduleState(
     Instant lastScheduledRun,
     Duration interval,
     long skipped,
-    long missed) {
+    long missed,
+    String name,
+    String notificationUrl,
+    boolean runsExecutions) {
 
   /** The longest gap between consecutive times of {@code upcoming}; null with fewer than two. */
   public static Duration longestGap(List<Instant> upcoming) {

@@ -1,5 +1,7 @@
 package io.jimflow.metrics;
 
+import io.jimflow.schedule.DeployedDefinitions;
+import io.jimflow.schedule.ScheduleDefinition;
 import io.temporal.client.schedules.ScheduleActionResult;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleDescription;
@@ -7,6 +9,7 @@ import io.temporal.client.schedules.ScheduleInfo;
 import io.temporal.client.schedules.ScheduleListDescription;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Reads every schedule of the namespace from Temporal, as {@link ScheduleState}s. */
 public final class ScheduleWatch {
@@ -28,6 +31,7 @@ public final class ScheduleWatch {
       ScheduleDescription d = schedules.getHandle(listed.getScheduleId()).describe();
       ScheduleInfo info = d.getInfo();
       List<ScheduleActionResult> recent = info.getRecentActions();
+      Optional<ScheduleDefinition> definition = DeployedDefinitions.of(d);
       states.add(
           new ScheduleState(
               d.getId(),
@@ -37,7 +41,10 @@ public final class ScheduleWatch {
               recent.isEmpty() ? null : recent.get(recent.size() - 1).getScheduledAt(),
               ScheduleState.longestGap(info.getNextActionTimes()),
               info.getNumActionsSkippedOverlap(),
-              info.getNumActionsMissedCatchupWindow()));
+              info.getNumActionsMissedCatchupWindow(),
+              definition.map(ScheduleDefinition::name).orElse(d.getId()),
+              definition.map(ScheduleDefinition::notificationUrl).orElse(null),
+              definition.isPresent()));
     }
     return states;
   }

@@ -5,11 +5,10 @@ import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.runrecords.RunRecordsQuestion;
+import io.jimflow.schedule.DeployedDefinitions;
 import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.deploy.BuiltInSchedules;
 import io.jimflow.schedule.deploy.ScheduleMapper;
 import io.jimflow.schedule.deploy.SchedulePlan;
@@ -23,7 +22,6 @@ import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.schedules.ScheduleActionExecutionStartWorkflow;
 import io.temporal.client.schedules.ScheduleActionResult;
-import io.temporal.client.schedules.ScheduleActionStartWorkflow;
 import io.temporal.client.schedules.ScheduleBackfill;
 import io.temporal.client.schedules.ScheduleDescription;
 import io.temporal.client.schedules.ScheduleException;
@@ -120,7 +118,7 @@ public final class ScheduleDeploymentClient {
    * @throws NotFoundException when no schedule has this id, or jimflow did not create it
    */
   public ScheduleDefinition deployedDefinition(String scheduleId) {
-    return definitionOf(describe(scheduleId))
+    return DeployedDefinitions.of(describe(scheduleId))
         .orElseThrow(
             () -> new NotFoundException("schedule " + scheduleId + " was not created by jimflow"));
   }
@@ -220,7 +218,7 @@ public final class ScheduleDeploymentClient {
 
   private ScheduleSummary summary(ScheduleDescription d, Map<String, ExecutionRecord> latest) {
     Optional<ScheduleDefinition> definition =
-        definitionOf(d).or(() -> BuiltInSchedules.definitionOf(d));
+        DeployedDefinitions.of(d).or(() -> BuiltInSchedules.definitionOf(d));
     List<ScheduleActionResult> recent = d.getInfo().getRecentActions();
     ScheduleActionResult last = recent.isEmpty() ? null : recent.get(recent.size() - 1);
     Instant lastAt = last == null ? null : last.getScheduledAt();
@@ -230,7 +228,7 @@ public final class ScheduleDeploymentClient {
     String lastMessage = null;
     ExecutionRecord stored = latest.get(d.getId());
     Optional<ExecutionSummary> inTemporal =
-        stored == null && definitionOf(d).isPresent()
+        stored == null && DeployedDefinitions.of(d).isPresent()
             ? latestInTemporal(d.getId())
             : Optional.empty();
     if (stored != null) {
@@ -303,19 +301,6 @@ public final class ScheduleDeploymentClient {
     } catch (RuntimeException e) {
       // Its history may already be gone (retention); the listing still shows when it ran.
       return null;
-    }
-  }
-
-  private static Optional<ScheduleDefinition> definitionOf(ScheduleDescription d) {
-    if (!(d.getSchedule().getAction() instanceof ScheduleActionStartWorkflow action)
-        || !ScheduleExecutionWorkflow.TYPE.equals(action.getWorkflowType())) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.ofNullable(action.getArguments().get(0, ScheduleExecutionInput.class))
-          .map(ScheduleExecutionInput::definition);
-    } catch (RuntimeException e) {
-      return Optional.empty();
     }
   }
 

@@ -1,32 +1,32 @@
 package io.jimflow.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jimflow.cli.JimflowCli;
+import com.sun.net.httpserver.HttpServer;
 import io.jimflow.exampledata.ExamplePeople;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import io.temporal.client.WorkflowNotFoundException;
 import java.io.Writer;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import picocli.CommandLine;
 
 /**
- * What an operator monitors: after real runs of the shipped schedules, the worker's Prometheus
- * endpoint holds jimflow's execution, step, object, pending-export, lock-wait, sweep and work-item
- * series with the runs' values.
+ * What an operator monitors: after real runs of the shipped schedules, the webhook has heard of the
+ * one that ended with errors, and the worker's Prometheus endpoint holds jimflow's execution, step,
+ * object, pending-export, lock-wait, sweep and work-item series with the runs' values.
  */
 @ExtendWith(TemporalDevServerExtension.class)
 class MonitoringIT {
@@ -41,6 +41,27 @@ class MonitoringIT {
     // Its own namespace, worker and store: the metrics it reads count this test's runs only.
     namespace = env.newNamespace("monitoring");
     Path dir = env.newDirectory("monitoring");
+    // A chat webhook's stand-in: it keeps every message posted to it.
+    List<JsonNode> received = new CopyOnWriteArrayList<>();
+    HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext(
+        "/hook",
+        exchange -> {
+          received.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    receiver.start();
+    try {
+      runAndMonitor(
+          env, dir, received, "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook");
+    } finally {
+      receiver.stop(0);
+    }
+  }
+
+  private void runAndMonitor(E2eEnvironment env, Path dir, List<JsonNode> received, String hook)
+      throws Exception {
     WorkerProcess worker =
         env.startWorker(
             "monitoring",
@@ -52,7 +73,9 @@ class MonitoringIT {
                 "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
                 dir.toString(),
                 "JIMFLOW_METRICS_REFRESH_INTERVAL",
-                "2s"));
+                "2s",
+                "JIMFLOW_NOTIFICATIONS_WEBHOOK_URL",
+                hook));
     Path hr = dir.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer writer = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
@@ -61,13 +84,30 @@ class MonitoringIT {
     }
     String schedules = env.projectHome().resolve("config/schedules.yaml").toString();
 
-    Cli sync = cli(env, "start", "nightly-hr-sync", "-f", schedules, "--wait");
+    CliRun sync = cli(env, "start", "nightly-hr-sync", "-f", schedules, "--wait");
     assertThat(sync.out())
         .as(sync.out() + sync.err())
         .contains("ended Complete: All 6 step(s) complete");
-    Cli script = cli(env, "start", "script-demo", "-f", schedules, "--wait");
+    CliRun script = cli(env, "start", "script-demo", "-f", schedules, "--wait");
     assertThat(script.out()).as(script.out() + script.err()).contains("ended CompleteWithError");
-    Cli housekeeping = cli(env, "housekeeping", "run");
+    // The script demo's end is posted once, naming the schedule, the outcome and the failed step.
+    Await.until(
+        () -> !received.isEmpty(),
+        "a notification reaches the webhook",
+        Duration.ofSeconds(60),
+        Duration.ofMillis(200));
+    assertThat(received).hasSize(1);
+    JsonNode message = received.get(0);
+    assertThat(message.get("text").asText())
+        .contains("Script Demo", "script-demo", "CompleteWithError", "Flaky Check");
+    assertThat(message.get("status").asText()).isEqualTo("CompleteWithError");
+    assertThat(message.get("steps")).extracting(JsonNode::asText).containsExactly("Flaky Check");
+    String syncId = sync.out().lines().findFirst().orElseThrow().strip();
+    assertThatThrownBy(
+            () -> env.client(namespace).newUntypedWorkflowStub(syncId + "/notify").describe())
+        .as("the sync that completed notified nobody")
+        .isInstanceOf(WorkflowNotFoundException.class);
+    CliRun housekeeping = cli(env, "housekeeping", "run");
     assertThat(housekeeping.exit()).as(housekeeping.out() + housekeeping.err()).isZero();
 
     PrometheusText metrics = PrometheusText.parse(worker.get("/actuator/prometheus"));
@@ -187,10 +227,10 @@ class MonitoringIT {
                 "trigger: {cron: \"0 3 1 1 *\"}");
     assertThat(quiet).doesNotContain("Europe/London");
     Path file = Files.writeString(dir.resolve("schedules.yaml"), quiet);
-    Cli apply = cli(env, "schedules", "apply", "-f", file.toString());
+    CliRun apply = cli(env, "schedules", "apply", "-f", file.toString());
     assertThat(apply.exit()).as(apply.out() + apply.err()).isZero();
 
-    Cli list = cli(env, "schedules", "list", "--scope", "demo", "--json");
+    CliRun list = cli(env, "schedules", "list", "--scope", "demo", "--json");
     assertThat(list.exit()).as(list.err()).isZero();
     Map<String, JsonNode> listed = new HashMap<>();
     JSON.readTree(list.out()).get("schedules").forEach(s -> listed.put(s.get("id").asText(), s));
@@ -210,7 +250,7 @@ class MonitoringIT {
     assertThat(hourly.get("lastRunStatus").isNull()).as("it never ran").isTrue();
     assertThat(hourly.get("nextRuns")).isNotEmpty();
 
-    Cli table = cli(env, "schedules", "list", "--scope", "demo");
+    CliRun table = cli(env, "schedules", "list", "--scope", "demo");
     assertThat(table.out())
         .containsPattern("nightly-hr-sync\\s.*\\sComplete\\s.*All 6 step\\(s\\) complete")
         .containsPattern(
@@ -241,15 +281,7 @@ class MonitoringIT {
     return metrics.value("jimflow_objects_" + what + "_total", "system", system, "run_type", run);
   }
 
-  private Cli cli(E2eEnvironment env, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = JimflowCli.commandLine();
-    cli.setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
-    List<String> full = new ArrayList<>(List.of(args));
-    full.addAll(List.of("--address", env.target(), "--namespace", namespace));
-    return new Cli(cli.execute(full.toArray(String[]::new)), out.toString(), err.toString());
+  private CliRun cli(E2eEnvironment env, String... args) {
+    return CliRun.of(env, namespace, args);
   }
-
-  private record Cli(int exit, String out, String err) {}
 }
