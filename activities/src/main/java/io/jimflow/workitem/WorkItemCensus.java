@@ -2,22 +2,15 @@ package io.jimflow.workitem;
 
 import io.jimflow.common.JimflowSearchAttributes;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowExecutionMetadata;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * How many open work items are in each state, as Temporal's visibility knows them (the {@code
- * JimflowWorkItemState} search attribute of running work item workflows).
+ * How many open work items are in each state, as Temporal's visibility counts them (the {@code
+ * JimflowWorkItemState} search attribute of running work item workflows): one count per state, so
+ * the cost does not grow with the number of items.
  */
 public final class WorkItemCensus {
-
-  /** Counts stop here: a census is a gauge for operators, not an inventory. */
-  static final int MAXIMUM_COUNTED = 100_000;
-
-  private static final String QUERY =
-      "WorkflowType = '" + WorkItemWorkflow.TYPE + "' AND ExecutionStatus = 'Running'";
 
   private final WorkflowClient client;
 
@@ -29,27 +22,19 @@ public final class WorkItemCensus {
   public Map<WorkItemState, Long> count() {
     Map<WorkItemState, Long> counts = new EnumMap<>(WorkItemState.class);
     for (WorkItemState state : WorkItemState.values()) {
-      counts.put(state, 0L);
+      counts.put(
+          state,
+          client
+              .countWorkflows(
+                  "WorkflowType = '"
+                      + WorkItemWorkflow.TYPE
+                      + "' AND ExecutionStatus = 'Running' AND "
+                      + JimflowSearchAttributes.WORK_ITEM_STATE.getName()
+                      + " = '"
+                      + state.name()
+                      + "'")
+              .getCount());
     }
-    client
-        .listExecutions(QUERY)
-        .limit(MAXIMUM_COUNTED)
-        .map(WorkItemCensus::state)
-        .filter(Objects::nonNull)
-        .forEach(state -> counts.merge(state, 1L, Long::sum));
     return counts;
-  }
-
-  private static WorkItemState state(WorkflowExecutionMetadata workflow) {
-    String state = workflow.getTypedSearchAttributes().get(JimflowSearchAttributes.WORK_ITEM_STATE);
-    if (state != null) {
-      for (WorkItemState known : WorkItemState.values()) {
-        if (known.name().equals(state)) {
-          return known;
-        }
-      }
-    }
-    // Not published yet (the item has just started): counted once it is.
-    return null;
   }
 }

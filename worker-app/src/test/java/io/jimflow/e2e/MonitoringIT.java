@@ -110,6 +110,28 @@ class MonitoringIT {
     CliRun housekeeping = cli(env, "housekeeping", "run");
     assertThat(housekeeping.exit()).as(housekeeping.out() + housekeeping.err()).isZero();
 
+    // A work item waiting to be woken: the work items gauge counts it in its state.
+    CliRun item =
+        cli(
+            env,
+            "items",
+            "schedule",
+            "--guid",
+            java.util.UUID.randomUUID().toString(),
+            "--kind",
+            "line-count",
+            "--suspended");
+    assertThat(item.exit()).as(item.out() + item.err()).isZero();
+    Await.until(
+        () ->
+            PrometheusText.parse(worker.get("/actuator/prometheus"))
+                .find("jimflow_work_items", "state", "Suspended")
+                .stream()
+                .anyMatch(sample -> sample.value() == 1),
+        "the work items gauge counts the suspended item",
+        Duration.ofSeconds(60),
+        Duration.ofMillis(500));
+
     PrometheusText metrics = PrometheusText.parse(worker.get("/actuator/prometheus"));
 
     assertThat(
