@@ -9,6 +9,8 @@ import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.maintenance.MaintenanceActivities;
+import io.jimflow.metrics.JimflowMetrics;
+import io.jimflow.metrics.StoreGauges;
 import io.jimflow.resource.Resources;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
@@ -74,6 +76,8 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
   private final SystemHolds systemHolds;
 
   private final LdapRuns ldap;
+  private final JimflowMetrics metrics;
+  private final StoreGauges gauges;
 
   public RunProfileExecutorImpl(
       Store store, DataPlaneConfig config, Path baseDirectory, Clock clock) {
@@ -92,6 +96,22 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       Clock clock,
       Secrets secrets,
       Function<String, String> environment) {
+    this(store, config, baseDirectory, clock, secrets, environment, JimflowMetrics.none());
+  }
+
+  /**
+   * @param metrics counts the objects of every run that ends, and the exports then pending
+   */
+  public RunProfileExecutorImpl(
+      Store store,
+      DataPlaneConfig config,
+      Path baseDirectory,
+      Clock clock,
+      Secrets secrets,
+      Function<String, String> environment,
+      JimflowMetrics metrics) {
+    this.metrics = metrics;
+    this.gauges = new StoreGauges(store, config.systemNames(), metrics, clock);
     this.store = store;
     this.config = config;
     this.baseDirectory = baseDirectory;
@@ -297,20 +317,45 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
   }
 
   private RunProfileOutcome finish(RunContext context, RunStatus status, String message) {
-    store.inTransaction(
-        c ->
-            runRecords.finish(
-                c,
-                context.runId,
-                status,
-                message,
-                context.totals,
-                context.processed,
-                context.processed));
+    boolean ended =
+        store.inTransaction(
+            c ->
+                runRecords.finish(
+                    c,
+                    context.runId,
+                    status,
+                    message,
+                    context.totals,
+                    context.processed,
+                    context.processed));
+    if (ended) {
+      countRun(context);
+    }
     return store
         .inTransaction(c -> runRecords.find(c, context.runId))
         .map(RunProfileExecutorImpl::outcome)
         .orElseThrow();
+  }
+
+  /**
+   * Counts the objects of a run that this call ended, and the exports every connected system has
+   * pending now (a synchronisation queues exports for other systems).
+   */
+  private void countRun(RunContext context) {
+    metrics.runEnded(
+        context.system.name(),
+        context.profile.runType().name(),
+        context.processed,
+        context.totals.get(Total.ADDED),
+        context.totals.get(Total.UPDATED),
+        context.totals.get(Total.DELETED),
+        context.totals.get(Total.ERRORS));
+    try {
+      gauges.refreshPendingExports();
+    } catch (StoreException e) {
+      // The run has ended; a gauge that stays as it was for a while is no reason to retry it.
+      log.warn("could not count the pending exports: {}", e.getMessage());
+    }
   }
 
   private static RunProfileOutcome outcome(RunRecord record) {

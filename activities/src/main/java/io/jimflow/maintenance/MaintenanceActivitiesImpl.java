@@ -2,6 +2,7 @@ package io.jimflow.maintenance;
 
 import io.jimflow.maintenance.ExecutionStates.ExecutionState;
 import io.jimflow.maintenance.StrandedRecords.RunVerdict;
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.store.ExecutionRecords;
 import io.jimflow.store.MaintenanceRuns;
@@ -47,6 +48,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
   private final ExecutionStates executionStates;
   private final RunRecords runRecords;
   private final ExecutionRecords executionRecords;
+  private final JimflowMetrics metrics;
 
   /**
    * @param configuredSystem whether the configuration defines a connected system (by id); a system
@@ -86,6 +88,32 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
       boolean destructiveTasksEnabled,
       ExecutionStates executionStates,
       Clock clock) {
+    this(
+        store,
+        runs,
+        operations,
+        settings,
+        configuredSystem,
+        destructiveTasksEnabled,
+        executionStates,
+        clock,
+        JimflowMetrics.none());
+  }
+
+  /**
+   * @param metrics counts the stranded records the sweeper ends
+   */
+  public MaintenanceActivitiesImpl(
+      StoreMaintenance store,
+      MaintenanceRuns runs,
+      SystemOperations operations,
+      MaintenanceSettings settings,
+      Predicate<String> configuredSystem,
+      boolean destructiveTasksEnabled,
+      ExecutionStates executionStates,
+      Clock clock,
+      JimflowMetrics metrics) {
+    this.metrics = metrics;
     this.executionStates = executionStates;
     this.runRecords = new RunRecords(clock);
     this.executionRecords = new ExecutionRecords(clock);
@@ -236,6 +264,10 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
             hold.workflowId());
       }
     }
+    metrics.strandedSwept("run_record", endedRuns);
+    metrics.strandedSwept("maintenance_run", maintenanceRuns);
+    metrics.strandedSwept("execution_record", executions);
+    metrics.strandedSwept("system_hold", holds);
     return new SweepResult(endedRuns, maintenanceRuns, executions, holds);
   }
 

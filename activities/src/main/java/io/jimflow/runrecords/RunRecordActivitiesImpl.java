@@ -17,6 +17,9 @@ import java.util.Optional;
 /** Reads run records and their items for {@link RunRecordsWorkflow}. */
 public final class RunRecordActivitiesImpl implements RunRecordActivities {
 
+  /** Bounds a question for every schedule's latest execution, whatever limit it asks for. */
+  static final int MAXIMUM_SCHEDULES = 5000;
+
   private final Store store;
   private final RunRecords runRecords;
   private final ExecutionRecords executions;
@@ -71,6 +74,11 @@ public final class RunRecordActivitiesImpl implements RunRecordActivities {
                       List.of(),
                       executions.list(
                           c, question.scheduleId(), executionStatus(question.status()), limit));
+              case LatestExecutions ->
+                  new RunRecordsAnswer(
+                      List.of(),
+                      List.of(),
+                      executions.latestPerSchedule(c, Math.min(limit, MAXIMUM_SCHEDULES)));
               case Execution ->
                   new RunRecordsAnswer(
                       List.of(),

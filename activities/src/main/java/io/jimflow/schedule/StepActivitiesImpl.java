@@ -1,5 +1,6 @@
 package io.jimflow.schedule;
 
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.ExecutableRunner;
 import io.jimflow.schedule.steps.HeartbeatStepProgress;
@@ -32,10 +33,14 @@ public class StepActivitiesImpl implements StepActivities {
 
   private static final Logger log = LoggerFactory.getLogger(StepActivitiesImpl.class);
 
+  /** Longer than any step's timeout may be: a step waits for its resources within its execution. */
+  static final Duration LONGEST_LOCK_WAIT = Duration.ofDays(31);
+
   private final RunProfileExecutor runProfiles;
   private final ExecutableRunner executables;
   private final SqlScriptRunner sqlScripts;
   private final Secrets secrets;
+  private final JimflowMetrics metrics;
 
   public StepActivitiesImpl(RunProfileExecutor runProfiles, ExecutableRunner executables) {
     this(runProfiles, executables, Secrets.none());
@@ -62,6 +67,19 @@ public class StepActivitiesImpl implements StepActivities {
       ExecutableRunner executables,
       SqlScriptRunner sqlScripts,
       Secrets secrets) {
+    this(runProfiles, executables, sqlScripts, secrets, JimflowMetrics.none());
+  }
+
+  /**
+   * @param metrics records how long a RunProfile step waited for its resources
+   */
+  public StepActivitiesImpl(
+      RunProfileExecutor runProfiles,
+      ExecutableRunner executables,
+      SqlScriptRunner sqlScripts,
+      Secrets secrets,
+      JimflowMetrics metrics) {
+    this.metrics = metrics;
     this.runProfiles = runProfiles;
     this.executables = executables;
     this.sqlScripts = sqlScripts;
@@ -78,6 +96,8 @@ public class StepActivitiesImpl implements StepActivities {
             + (request.resumeFrom() == null ? 0 : Math.max(0, request.resumeFrom().attempt() - 1));
     if (attempt > 1) {
       reportAttempt(context.getInfo(), context, request, attempt);
+    } else if (request.resumeFrom() == null) {
+      recordLockWait(request);
     }
     HeartbeatStepProgress progress =
         new HeartbeatStepProgress(context, attempt, request.resumeFrom());
@@ -251,6 +271,28 @@ public class StepActivitiesImpl implements StepActivities {
     env.put("JIMFLOW_STEP_NAME", request.step().name());
     env.put("JIMFLOW_ATTEMPT", Integer.toString(attempt));
     return env;
+  }
+
+  /**
+   * Records the wait the first attempt of a RunProfile step reports; a wait beyond {@link
+   * #LONGEST_LOCK_WAIT} or below zero is no wait a real step had, and is left out.
+   */
+  private void recordLockWait(StepRunRequest request) {
+    Duration waited = request.lockWait();
+    if (waited == null
+        || request.step().runProfile() == null
+        || waited.isNegative()
+        || waited.compareTo(LONGEST_LOCK_WAIT) > 0) {
+      return;
+    }
+    // The system as the data plane names it, whether the step names it by id or by name.
+    String system =
+        runProfiles
+            .resources(
+                request.step().runProfile().connectedSystem(),
+                request.step().runProfile().runProfile())
+            .get(0);
+    metrics.lockWaited(request.scheduleId(), system, waited);
   }
 
   /** Tells the execution which attempt runs, for its progress; a lost report only costs display. */

@@ -14,8 +14,12 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The execution history: one {@code execution_record} per schedule execution and one {@code
@@ -183,6 +187,42 @@ public final class ExecutionRecords {
     }
   }
 
+  /**
+   * What the store held of an execution before a write: its status (empty when it has no record)
+   * and the positions of the steps it has records of. Locks the record's row until the transaction
+   * ends, so that two writes of one execution see each other's effect in turn.
+   */
+  public Stored lockStored(Connection connection, String executionId) throws SQLException {
+    Optional<ExecutionStatus> status = Optional.empty();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select status from execution_record where id = ? for update")) {
+      statement.setString(1, executionId);
+      try (ResultSet rows = statement.executeQuery()) {
+        if (rows.next()) {
+          status = Optional.of(ExecutionStatus.valueOf(rows.getString(1)));
+        }
+      }
+    }
+    Set<Integer> steps = new HashSet<>();
+    try (PreparedStatement statement =
+        connection.prepareStatement("select position from execution_step where execution_id = ?")) {
+      statement.setString(1, executionId);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          steps.add(rows.getInt(1));
+        }
+      }
+    }
+    return new Stored(status, steps);
+  }
+
+  /**
+   * @param status the record's status; empty if there was no record
+   * @param steps the positions of the steps that had records
+   */
+  public record Stored(Optional<ExecutionStatus> status, Set<Integer> steps) {}
+
   /** The execution with every step record it holds, in plan order. */
   public Optional<ExecutionRecord> find(Connection connection, String executionId)
       throws SQLException {
@@ -218,6 +258,43 @@ public final class ExecutionRecords {
         statement.setString(i + 1, arguments.get(i));
       }
       return read(statement);
+    }
+  }
+
+  /**
+   * Each schedule's latest execution (the one started last), without its steps, by schedule id; at
+   * most {@code limit} schedules.
+   */
+  public List<ExecutionRecord> latestPerSchedule(Connection connection, int limit)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select e.* from execution_record e join (select schedule_id, max(started_at) as latest"
+                + " from execution_record group by schedule_id) l on e.schedule_id = l.schedule_id"
+                + " and e.started_at = l.latest order by e.schedule_id, e.id limit "
+                + Math.max(1, limit))) {
+      Map<String, ExecutionRecord> latest = new LinkedHashMap<>();
+      for (ExecutionRecord record : read(statement)) {
+        latest.putIfAbsent(record.scheduleId(), record);
+      }
+      return List.copyOf(latest.values());
+    }
+  }
+
+  /** Per schedule, when its last execution that ended Complete ended. */
+  public Map<String, Instant> lastCompleted(Connection connection) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select schedule_id, max(ended_at) as ended_at from execution_record"
+                + " where status = ? and ended_at is not null group by schedule_id")) {
+      statement.setString(1, ExecutionStatus.Complete.name());
+      try (ResultSet rows = statement.executeQuery()) {
+        Map<String, Instant> last = new LinkedHashMap<>();
+        while (rows.next()) {
+          last.put(rows.getString("schedule_id"), Sql.getInstant(rows, "ended_at"));
+        }
+        return last;
+      }
     }
   }
 

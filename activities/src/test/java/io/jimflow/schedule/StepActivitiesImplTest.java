@@ -4,6 +4,7 @@ import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.steps.AbandonedRun;
@@ -13,8 +14,12 @@ import io.jimflow.schedule.steps.RunProfileExecutor;
 import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.schedule.steps.Scripts;
+import io.jimflow.schedule.steps.SqlScriptRunner;
 import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.schedule.steps.UnconfiguredRunProfileExecutor;
+import io.jimflow.secrets.Secrets;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.client.ActivityWorkerShutdownException;
 import io.temporal.failure.ActivityFailure;
@@ -225,6 +230,31 @@ public class StepActivitiesImplTest {
               assertThat(a.status()).isEqualTo(StepStatus.Cancelled);
               assertThat(a.reason()).isEqualTo("cancelled");
             });
+  }
+
+  @Test
+  void aRunProfileStepRecordsTheWaitForItsResourcesAndNoHostileWait() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    env.registerActivitiesImplementations(
+        new StepActivitiesImpl(
+            runProfiles,
+            new ExecutableRunner(root, ProgramAllowList.anyBelowRoot(), Set.of()),
+            SqlScriptRunner.unconfigured("none"),
+            Secrets.none(),
+            new JimflowMetrics(registry)));
+
+    activities().runStep(runProfile("HR", "Full Import").afterWaiting(Duration.ofSeconds(12)));
+    activities().runStep(runProfile("HR", "Full Import").afterWaiting(Duration.ofSeconds(-5)));
+    activities().runStep(runProfile("HR", "Full Import").afterWaiting(Duration.ofDays(400_000)));
+    activities().runStep(runProfile("HR", "Full Import"));
+
+    Timer waits =
+        registry
+            .get("jimflow.resource.lock.wait")
+            .tags("schedule", "nightly", "system", "HR")
+            .timer();
+    assertThat(waits.count()).isEqualTo(1);
+    assertThat(waits.totalTime(TimeUnit.SECONDS)).isEqualTo(12);
   }
 
   private void register(Path executablesRoot) {

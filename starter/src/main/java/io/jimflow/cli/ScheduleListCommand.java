@@ -13,7 +13,9 @@ import picocli.CommandLine.Option;
 @Command(
     name = "list",
     description = {
-      "List schedules: scope, trigger, time zone, paused, last run and its status, next runs.",
+      "List schedules: scope, trigger, time zone, paused, the last execution (whatever started"
+          + " it) with its status, end and message, next runs, and runs Temporal skipped"
+          + " (overlap) or missed (catch-up window).",
       "Right after an apply it shows what the apply did."
     })
 public class ScheduleListCommand extends ClientCommand {
@@ -48,7 +50,17 @@ public class ScheduleListCommand extends ClientCommand {
     }
     Table table =
         new Table(
-            "ID", "SCOPE", "TRIGGER", "TIME ZONE", "PAUSED", "LAST RUN", "STATUS", "NEXT RUNS");
+            "ID",
+            "SCOPE",
+            "TRIGGER",
+            "TIME ZONE",
+            "PAUSED",
+            "LAST RUN",
+            "STATUS",
+            "ENDED",
+            "NEXT RUNS",
+            "SKIPPED/MISSED",
+            "MESSAGE");
     for (ScheduleSummary s : schedules) {
       table.row(
           s.builtIn() ? s.id() + " (built-in)" : s.id(),
@@ -58,14 +70,28 @@ public class ScheduleListCommand extends ClientCommand {
           s.paused() ? "yes" : "no",
           s.lastRunAt(),
           s.lastRunStatus(),
+          s.lastRunEndedAt(),
           s.nextRuns().isEmpty()
               ? null
               : s.nextRuns().stream()
                   .limit(2)
                   .map(Instant::toString)
-                  .collect(Collectors.joining(", ")));
+                  .collect(Collectors.joining(", ")),
+          s.skippedRuns() + "/" + s.missedRuns(),
+          firstLine(s.lastRunMessage()));
     }
     table.print(out());
     return JimflowCli.OK;
   }
+
+  /** The message's first line, cut to a table cell's width ({@code --json} has all of it). */
+  static String firstLine(String message) {
+    if (message == null || message.isBlank()) {
+      return null;
+    }
+    String line = message.strip().lines().findFirst().orElse("");
+    return line.length() <= MESSAGE_WIDTH ? line : line.substring(0, MESSAGE_WIDTH - 1) + "…";
+  }
+
+  private static final int MESSAGE_WIDTH = 80;
 }

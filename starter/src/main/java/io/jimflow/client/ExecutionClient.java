@@ -332,7 +332,8 @@ public final class ExecutionClient {
     }
   }
 
-  private static ExecutionSummary summary(WorkflowExecutionMetadata m) {
+  /** An execution as Temporal's visibility lists it. */
+  static ExecutionSummary summary(WorkflowExecutionMetadata m) {
     SearchAttributes attributes = m.getTypedSearchAttributes();
     return new ExecutionSummary(
         m.getExecution().getWorkflowId(),

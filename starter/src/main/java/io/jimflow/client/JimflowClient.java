@@ -40,8 +40,8 @@ public final class JimflowClient implements AutoCloseable {
 
   private JimflowClient(TemporalConnection connection) {
     this.connection = connection;
-    this.schedules = new ScheduleDeploymentClient(connection);
     this.runRecords = new RunRecordClient(connection.workflows());
+    this.schedules = new ScheduleDeploymentClient(connection, runRecords);
     this.executions = new ExecutionClient(connection, schedules, runRecords);
     this.maintenance = new MaintenanceClient(connection.workflows());
     this.workItems = new WorkItemClient(connection.workflows());

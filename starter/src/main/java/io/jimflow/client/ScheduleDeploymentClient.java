@@ -3,10 +3,12 @@ package io.jimflow.client;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
+import io.jimflow.common.TaskQueues;
+import io.jimflow.runrecords.RunRecordsQuestion;
+import io.jimflow.schedule.DeployedDefinitions;
+import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
-import io.jimflow.schedule.ScheduleExecutionInput;
-import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.deploy.BuiltInSchedules;
 import io.jimflow.schedule.deploy.ScheduleMapper;
 import io.jimflow.schedule.deploy.SchedulePlan;
@@ -20,7 +22,6 @@ import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.schedules.ScheduleActionExecutionStartWorkflow;
 import io.temporal.client.schedules.ScheduleActionResult;
-import io.temporal.client.schedules.ScheduleActionStartWorkflow;
 import io.temporal.client.schedules.ScheduleBackfill;
 import io.temporal.client.schedules.ScheduleDescription;
 import io.temporal.client.schedules.ScheduleException;
@@ -30,7 +31,9 @@ import io.temporal.common.converter.DefaultDataConverter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -41,10 +44,18 @@ import java.util.function.Consumer;
  */
 public final class ScheduleDeploymentClient {
 
-  private final TemporalConnection connection;
+  /** Bounds the schedules whose latest execution one listing reads from the store. */
+  static final int LISTED_SCHEDULES = 1000;
 
-  ScheduleDeploymentClient(TemporalConnection connection) {
+  private final TemporalConnection connection;
+  private final RunRecordClient records;
+
+  /**
+   * @param records reads the latest executions from the store's execution history
+   */
+  ScheduleDeploymentClient(TemporalConnection connection, RunRecordClient records) {
     this.connection = connection;
+    this.records = records;
   }
 
   /** What {@link #apply} would change in the default scope; changes nothing. */
@@ -83,11 +94,17 @@ public final class ScheduleDeploymentClient {
     return reconciler().ensureBuiltIns();
   }
 
-  /** Every schedule of the namespace, jimflow's first. */
+  /**
+   * Every schedule of the namespace, jimflow's first, each with its latest execution whatever
+   * started it: from the store's execution history when a worker can read it (with how it ended),
+   * else from Temporal.
+   */
   public List<ScheduleSummary> list() {
+    Map<String, ExecutionRecord> latest = latestStored();
     List<ScheduleSummary> summaries = new ArrayList<>();
     for (ScheduleListDescription listed : connection.schedules().listSchedules().toList()) {
-      summaries.add(summary(connection.schedules().getHandle(listed.getScheduleId()).describe()));
+      summaries.add(
+          summary(connection.schedules().getHandle(listed.getScheduleId()).describe(), latest));
     }
     summaries.sort(
         Comparator.comparing((ScheduleSummary s) -> !s.managed())
@@ -101,7 +118,7 @@ public final class ScheduleDeploymentClient {
    * @throws NotFoundException when no schedule has this id, or jimflow did not create it
    */
   public ScheduleDefinition deployedDefinition(String scheduleId) {
-    return definitionOf(describe(scheduleId))
+    return DeployedDefinitions.of(describe(scheduleId))
         .orElseThrow(
             () -> new NotFoundException("schedule " + scheduleId + " was not created by jimflow"));
   }
@@ -169,14 +186,64 @@ public final class ScheduleDeploymentClient {
     return ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(connection.schedules()));
   }
 
-  private ScheduleSummary summary(ScheduleDescription d) {
+  /** Each schedule's latest execution in the store; empty when no worker can read the store. */
+  private Map<String, ExecutionRecord> latestStored() {
+    Map<String, ExecutionRecord> latest = new HashMap<>();
+    try {
+      if (records != null && connection.hasWorker(TaskQueues.MAINTENANCE)) {
+        records
+            .ask(RunRecordsQuestion.latestExecutions(LISTED_SCHEDULES))
+            .executions()
+            .forEach(e -> latest.put(e.scheduleId(), e));
+      }
+    } catch (RuntimeException e) {
+      // An older worker, a lost store: the listing falls back to what Temporal knows.
+      return Map.of();
+    }
+    return latest;
+  }
+
+  /** The schedule's latest execution as Temporal's visibility knows it, whatever started it. */
+  private Optional<ExecutionSummary> latestInTemporal(String scheduleId) {
+    try {
+      return connection
+          .workflows()
+          .listExecutions(ExecutionQueries.list(scheduleId, null))
+          .findFirst()
+          .map(ExecutionClient::summary);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private ScheduleSummary summary(ScheduleDescription d, Map<String, ExecutionRecord> latest) {
     Optional<ScheduleDefinition> definition =
-        definitionOf(d).or(() -> BuiltInSchedules.definitionOf(d));
+        DeployedDefinitions.of(d).or(() -> BuiltInSchedules.definitionOf(d));
     List<ScheduleActionResult> recent = d.getInfo().getRecentActions();
     ScheduleActionResult last = recent.isEmpty() ? null : recent.get(recent.size() - 1);
+    Instant lastAt = last == null ? null : last.getScheduledAt();
     String lastWorkflowId = null;
     ExecutionStatus lastStatus = null;
-    if (last != null && last.getAction() instanceof ScheduleActionExecutionStartWorkflow started) {
+    Instant lastEndedAt = null;
+    String lastMessage = null;
+    ExecutionRecord stored = latest.get(d.getId());
+    Optional<ExecutionSummary> inTemporal =
+        stored == null && DeployedDefinitions.of(d).isPresent()
+            ? latestInTemporal(d.getId())
+            : Optional.empty();
+    if (stored != null) {
+      lastAt = stored.startedAt();
+      lastWorkflowId = stored.executionId();
+      lastStatus = stored.status();
+      lastEndedAt = stored.endedAt();
+      lastMessage = stored.message();
+    } else if (inTemporal.isPresent()) {
+      lastAt = inTemporal.get().startedAt();
+      lastWorkflowId = inTemporal.get().workflowId();
+      lastStatus = inTemporal.get().status();
+      lastEndedAt = inTemporal.get().endedAt();
+    } else if (last != null
+        && last.getAction() instanceof ScheduleActionExecutionStartWorkflow started) {
       lastWorkflowId = started.getWorkflowId();
       lastStatus = statusOf(started);
     }
@@ -188,12 +255,16 @@ public final class ScheduleDeploymentClient {
         timeZone == null || timeZone.isEmpty() ? "UTC" : timeZone,
         d.getSchedule().getState().isPaused(),
         isManaged(d),
-        last == null ? null : last.getScheduledAt(),
+        lastAt,
         lastWorkflowId,
         lastStatus,
         d.getInfo().getNextActionTimes(),
         BuiltInSchedules.isBuiltIn(d.getId()) && isManaged(d),
-        TemporalScheduleStore.scopeOf(d));
+        TemporalScheduleStore.scopeOf(d),
+        lastEndedAt,
+        lastMessage,
+        d.getInfo().getNumActionsSkippedOverlap(),
+        d.getInfo().getNumActionsMissedCatchupWindow());
   }
 
   /**
@@ -230,19 +301,6 @@ public final class ScheduleDeploymentClient {
     } catch (RuntimeException e) {
       // Its history may already be gone (retention); the listing still shows when it ran.
       return null;
-    }
-  }
-
-  private static Optional<ScheduleDefinition> definitionOf(ScheduleDescription d) {
-    if (!(d.getSchedule().getAction() instanceof ScheduleActionStartWorkflow action)
-        || !ScheduleExecutionWorkflow.TYPE.equals(action.getWorkflowType())) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.ofNullable(action.getArguments().get(0, ScheduleExecutionInput.class))
-          .map(ScheduleExecutionInput::definition);
-    } catch (RuntimeException e) {
-      return Optional.empty();
     }
   }
 

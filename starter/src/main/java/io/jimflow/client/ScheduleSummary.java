@@ -9,8 +9,16 @@ import java.util.List;
  *
  * @param trigger a one-line description of when it fires
  * @param managed whether jimflow created it; other schedules are listed but never changed by apply
- * @param lastRunAt the nominal time of the most recent start, null if it never ran
+ * @param lastRunAt when its latest execution started, whatever started it (schedule, person,
+ *     program), null if it never ran
  * @param lastRunStatus null if it never ran
+ * @param lastRunEndedAt null while it runs, and when unknown
+ * @param lastRunMessage how it ended (from the store's execution history; null when no worker could
+ *     read it)
+ * @param skippedRuns scheduled runs Temporal skipped since the schedule was created, because the
+ *     previous run was still going (overlap policy skip)
+ * @param missedRuns scheduled runs Temporal missed since the schedule was created, because it could
+ *     not start them within the catch-up window (server down, schedule paused)
  * @param builtIn one of jimflow's built-in schedules (may be re-timed or paused, not deleted)
  * @param scope the scope (schedules file) that owns it; null for built-ins, schedules jimflow did
  *     not create and those deployed before scopes
@@ -27,7 +35,11 @@ public record ScheduleSummary(
     ExecutionStatus lastRunStatus,
     List<Instant> nextRuns,
     boolean builtIn,
-    String scope) {
+    String scope,
+    Instant lastRunEndedAt,
+    String lastRunMessage,
+    long skippedRuns,
+    long missedRuns) {
 
   public ScheduleSummary {
     nextRuns = nextRuns == null ? List.of() : List.copyOf(nextRuns);

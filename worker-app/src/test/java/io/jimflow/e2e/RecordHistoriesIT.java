@@ -90,23 +90,10 @@ class RecordHistoriesIT {
     maintenance.awaitDataGeneration(generate);
     save("DataGeneration", "generate-200-people", generate);
 
-    int exit =
-        JimflowCli.commandLine()
-            .setOut(new PrintWriter(new StringWriter()))
-            .setErr(new PrintWriter(new StringWriter()))
-            .execute(
-                "start",
-                "nightly-hr-sync",
-                "-f",
-                env.projectHome().resolve("config/schedules.yaml").toString(),
-                "--wait",
-                "--address",
-                env.target(),
-                "--namespace",
-                namespace);
-    assertThat(exit).as("the nightly HR sync ran").isZero();
+    assertThat(startShipped("nightly-hr-sync")).as("the nightly HR sync ran").isZero();
     saveAll("ScheduleExecution", "nightly-hr-sync");
     recordTwoRunsTakingTurnsOnOneSystem();
+    recordARunThatEndsWithErrorsAndNotifies();
 
     jimflow
         .runRecords()
@@ -143,6 +130,29 @@ class RecordHistoriesIT {
    * each later resource) while the first holds it. Keeps both executions and the run of the HR
    * System lock that granted, queued and released the most claims.
    */
+  /** The script demo ends CompleteWithError and so starts a notification (no webhook: a no-op). */
+  private void recordARunThatEndsWithErrorsAndNotifies() throws Exception {
+    startShipped("script-demo");
+    saveAll(
+        "ScheduleExecution",
+        "script-demo-notifies",
+        "WorkflowType = 'ScheduleExecution' AND JimflowScheduleId = 'script-demo'");
+    saveAll("JimflowNotification", "script-demo");
+  }
+
+  /** Runs a schedule of {@code config/schedules.yaml} to its end; its exit code. */
+  private int startShipped(String schedule) {
+    return CliRun.of(
+            env,
+            namespace,
+            "start",
+            schedule,
+            "-f",
+            env.projectHome().resolve("config/schedules.yaml").toString(),
+            "--wait")
+        .exit();
+  }
+
   private void recordTwoRunsTakingTurnsOnOneSystem() throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 2; i++) {

@@ -175,8 +175,13 @@ class PackageDependenciesTest {
   }
 
   @Test
-  void stepActivitiesUseTheStepRunnersSecretsAndTheStore() {
-    mayUse(ACTIVITIES, "schedule", "schedule.steps", "secrets", "store");
+  void stepActivitiesUseTheStepRunnersSecretsTheStoreAndTheMetrics() {
+    mayUse(ACTIVITIES, "schedule", "schedule.steps", "secrets", "store", "metrics");
+  }
+
+  @Test
+  void theMetricsReadOnlyTheStore() {
+    mayUse(ACTIVITIES, "metrics", "store");
   }
 
   @Test
@@ -206,12 +211,13 @@ class PackageDependenciesTest {
         "sync",
         "store",
         "secrets",
-        "schedule.steps");
+        "schedule.steps",
+        "metrics");
   }
 
   @Test
   void maintenanceWorksThroughTheStore() {
-    mayUse(ACTIVITIES, "maintenance", "store", "sync");
+    mayUse(ACTIVITIES, "maintenance", "store", "sync", "metrics");
   }
 
   @Test
@@ -294,6 +300,11 @@ class PackageDependenciesTest {
   }
 
   @Test
+  void theMetricsWiringUsesNoOtherWorkerPackage() {
+    mayUse(WORKER, "worker.metrics");
+  }
+
+  @Test
   void theScheduleWiringUsesNoOtherWorkerPackage() {
     mayUse(WORKER, "worker.schedule");
   }
@@ -347,6 +358,7 @@ class PackageDependenciesTest {
             "dataplane.config",
             "exampledata",
             "maintenance",
+            "metrics",
             "resource",
             "runrecords",
             "schedule",
@@ -370,6 +382,7 @@ class PackageDependenciesTest {
             "worker.exampledata",
             "worker.health",
             "worker.maintenance",
+            "worker.metrics",
             "worker.schedule",
             "worker.secrets",
             "worker.store",
@@ -394,6 +407,12 @@ class PackageDependenciesTest {
     onlyIn(ACTIVITIES, "com.zaxxer..", "store");
     onlyIn(ACTIVITIES, "org.flywaydb..", "store");
     onlyIn(WORKER, "com.zaxxer..", "worker.store");
+  }
+
+  @Test
+  void onlyTheMetricsAndTheirWiringRecordMeters() {
+    onlyIn(ACTIVITIES, "io.micrometer..", "metrics");
+    onlyIn(WORKER, "io.micrometer..", "worker.metrics");
   }
 
   @Test

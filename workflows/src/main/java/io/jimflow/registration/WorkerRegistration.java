@@ -13,6 +13,8 @@ import io.jimflow.resource.ResourceLockWorkflowImpl;
 import io.jimflow.runrecords.RunRecordActivities;
 import io.jimflow.runrecords.RunRecordsWorkflowImpl;
 import io.jimflow.schedule.ExecutionRecordActivities;
+import io.jimflow.schedule.NotificationActivities;
+import io.jimflow.schedule.NotificationWorkflowImpl;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.schedule.StepActivities;
 import io.jimflow.workitem.WorkItemActivities;
@@ -30,11 +32,21 @@ import java.util.List;
  */
 public enum WorkerRegistration {
 
-  /** Schedule executions, the resource locks their steps take, and the execution records. */
+  /**
+   * Schedule executions, the resource locks their steps take, the execution records, and the
+   * notifications they send.
+   */
   SCHEDULES(
       TaskQueues.SCHEDULES,
-      List.of(ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class),
-      List.of(StepActivities.class, ResourceActivities.class, ExecutionRecordActivities.class)),
+      List.of(
+          ScheduleExecutionWorkflowImpl.class,
+          ResourceLockWorkflowImpl.class,
+          NotificationWorkflowImpl.class),
+      List.of(
+          StepActivities.class,
+          ResourceActivities.class,
+          ExecutionRecordActivities.class,
+          NotificationActivities.class)),
 
   /** The work managers of work items and their look-ups. */
   WORK_ITEMS(

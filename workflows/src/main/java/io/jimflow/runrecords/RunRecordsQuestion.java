@@ -4,7 +4,8 @@ package io.jimflow.runrecords;
  * What a program or the CLI asks of the records in the store: run records (JIM's audit
  * "activities") or execution records (the execution history).
  *
- * @param kind list run records, show one, list one's items; list execution records, show one
+ * @param kind list run records, show one, list one's items; list execution records, show one, list
+ *     each schedule's latest
  * @param connectedSystem for {@link Kind#List}: only this system's records (id); null for all
  * @param status for {@link Kind#List} and {@link Kind#Executions}: only records with this status;
  *     null for all
@@ -45,11 +46,18 @@ public record RunRecordsQuestion(
     return new RunRecordsQuestion(Kind.Execution, null, null, null, false, 1, null, executionId);
   }
 
+  /** Each schedule's latest execution record (whatever started it), for at most limit schedules. */
+  public static RunRecordsQuestion latestExecutions(int limit) {
+    return new RunRecordsQuestion(
+        Kind.LatestExecutions, null, null, null, false, limit, null, null);
+  }
+
   public enum Kind {
     List,
     Show,
     Items,
     Executions,
-    Execution
+    Execution,
+    LatestExecutions
   }
 }

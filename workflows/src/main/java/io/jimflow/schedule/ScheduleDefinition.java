@@ -13,6 +13,9 @@ import java.util.List;
  * @param overlap what a scheduled start does while an earlier one still runs; SKIP if absent
  * @param catchupWindow how late a missed scheduled start may still run (e.g. after an outage);
  *     server default if absent
+ * @param notificationUrl the webhook this schedule's notifications go to instead of the worker's (a
+ *     URL or a {@code ${secret:NAME}}); null for the worker's. Workers post only to URLs their
+ *     configuration allows.
  */
 public record ScheduleDefinition(
     String id,
@@ -23,7 +26,32 @@ public record ScheduleDefinition(
     FailurePolicy onStepFailure,
     OverlapPolicy overlap,
     Duration catchupWindow,
-    List<StepDefinition> steps) {
+    List<StepDefinition> steps,
+    String notificationUrl) {
+
+  /** A definition whose notifications go to the worker's webhook. */
+  public ScheduleDefinition(
+      String id,
+      String name,
+      String description,
+      boolean enabled,
+      Trigger trigger,
+      FailurePolicy onStepFailure,
+      OverlapPolicy overlap,
+      Duration catchupWindow,
+      List<StepDefinition> steps) {
+    this(
+        id,
+        name,
+        description,
+        enabled,
+        trigger,
+        onStepFailure,
+        overlap,
+        catchupWindow,
+        steps,
+        null);
+  }
 
   public ScheduleDefinition {
     steps = steps == null ? List.of() : List.copyOf(steps);

@@ -167,6 +167,23 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       Workflow.upsertTypedSearchAttributes(JimflowSearchAttributes.STATUS.valueSet(status.name()));
     }
     showRail();
+    if ((status == ExecutionStatus.Failed || status == ExecutionStatus.CompleteWithError)
+        && Workflow.getVersion(Notifications.CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      Notifications.send(
+          new Notification(
+              Notification.Event.ExecutionEnded,
+              definition.id(),
+              definition.name(),
+              Workflow.getInfo().getWorkflowId(),
+              status,
+              message,
+              board.all().stream()
+                  .filter(s -> s.status() == StepStatus.FailedWithError)
+                  .map(StepOutcome::name)
+                  .toList(),
+              definition.notificationUrl()),
+          "notify");
+    }
     log.info("Schedule {} ended {}: {}", definition.id(), status, message);
     switch (status) {
       case Cancelled -> throw new CanceledFailure(message);

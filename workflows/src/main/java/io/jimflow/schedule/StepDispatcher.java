@@ -9,6 +9,7 @@ import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -217,6 +218,7 @@ final class StepDispatcher {
     StepDefinition step = request.step();
     int position = planned.position();
     ResourceLocks.Held held = null;
+    Instant claimed = now();
     try {
       List<String> resources =
           locks.resourcesOf(step.runProfile().connectedSystem(), step.runProfile().runProfile());
@@ -232,14 +234,15 @@ final class StepDispatcher {
               });
       board.started(position, now());
       showRail.run();
+      StepRunRequest run = request.afterWaiting(Duration.between(claimed, now()));
       StepRunResult result;
       try {
-        result = activities.runStep(request);
+        result = activities.runStep(run);
       } catch (ActivityFailure e) {
         if (StepFailureVerdict.workerStopped(e) == null) {
           throw e;
         }
-        result = resume(request, options, e);
+        result = resume(run, options, e);
       }
       if (history != null) {
         history.runRecord(position, result.runRecordId());

@@ -1,6 +1,7 @@
 package io.jimflow.schedule;
 
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import java.time.Duration;
 
 /**
  * One step to run, with what the step runner must know about the execution it belongs to.
@@ -10,6 +11,8 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
  * @param executionId the schedule execution's workflow id
  * @param resumeFrom the progress of the attempt this run resumes, interrupted by its worker's stop;
  *     null for a step's first run
+ * @param lockWait how long the step waited for its resources before this run; null if it took none
+ *     (only for the worker's metrics)
  */
 public record StepRunRequest(
     int position,
@@ -17,7 +20,18 @@ public record StepRunRequest(
     String scheduleId,
     Initiator initiator,
     StepDefinition step,
-    StepHeartbeat resumeFrom) {
+    StepHeartbeat resumeFrom,
+    Duration lockWait) {
+
+  public StepRunRequest(
+      int position,
+      String executionId,
+      String scheduleId,
+      Initiator initiator,
+      StepDefinition step,
+      StepHeartbeat resumeFrom) {
+    this(position, executionId, scheduleId, initiator, step, resumeFrom, null);
+  }
 
   public StepRunRequest(
       int position,
@@ -30,6 +44,13 @@ public record StepRunRequest(
 
   /** The same step, resumed from {@code checkpoint}. */
   public StepRunRequest resumingFrom(StepHeartbeat checkpoint) {
-    return new StepRunRequest(position, executionId, scheduleId, initiator, step, checkpoint);
+    return new StepRunRequest(
+        position, executionId, scheduleId, initiator, step, checkpoint, lockWait);
+  }
+
+  /** The same step, which waited {@code waited} for its resources. */
+  public StepRunRequest afterWaiting(Duration waited) {
+    return new StepRunRequest(
+        position, executionId, scheduleId, initiator, step, resumeFrom, waited);
   }
 }

@@ -49,6 +49,7 @@ class ScheduleExecutionWorkflowTest {
   private WorkflowClient client;
   private final FakeStepActivities steps = new FakeStepActivities();
   private final RecordingExecutionRecords records = new RecordingExecutionRecords();
+  private final RecordingNotifications notifications = new RecordingNotifications();
   private int runs;
 
   @BeforeEach
@@ -56,8 +57,11 @@ class ScheduleExecutionWorkflowTest {
     env = JimflowTestEnvironment.newEnvironment();
     Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(
-        ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
-    worker.registerActivitiesImplementations(steps, records, new FakeResourceActivities());
+        ScheduleExecutionWorkflowImpl.class,
+        ResourceLockWorkflowImpl.class,
+        NotificationWorkflowImpl.class);
+    worker.registerActivitiesImplementations(
+        steps, records, new FakeResourceActivities(), notifications);
     env.start();
     client = env.getWorkflowClient();
   }
@@ -94,6 +98,54 @@ class ScheduleExecutionWorkflowTest {
     assertThat(result.steps())
         .allSatisfy(s -> assertThat(s.endedAt()).isAfterOrEqualTo(s.startedAt()));
     assertThat(result.message()).isEqualTo("All 4 step(s) complete");
+  }
+
+  @Test
+  void anExecutionThatFailsOrEndsWithErrorsNotifiesOnceNamingTheFailedStep() throws Exception {
+    steps.on("export", fails("target unreachable"));
+    ExecutionResult failed =
+        runToResult(aSchedule("nightly").with(aStep(0, "import"), aStep(1, "export")));
+    steps.on("check", fails("minor"));
+    ExecutionResult tolerated =
+        runToResult(
+            aSchedule("scripts")
+                .with(aStep(0, "count"), aStep(0, "check").continueOnFailure(true)));
+    run(aSchedule("fine").with(aStep(0, "count")));
+
+    List<Notification> sent = notifications.await(2);
+    assertThat(sent)
+        .extracting(Notification::scheduleId, Notification::status, Notification::steps)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(
+                "nightly", ExecutionStatus.Failed, List.of("export")),
+            org.assertj.core.groups.Tuple.tuple(
+                "scripts", ExecutionStatus.CompleteWithError, List.of("check")));
+    assertThat(sent)
+        .allSatisfy(n -> assertThat(n.event()).isEqualTo(Notification.Event.ExecutionEnded));
+    assertThat(
+            sent.stream()
+                .filter(n -> n.scheduleId().equals("nightly"))
+                .findFirst()
+                .orElseThrow()
+                .message())
+        .isEqualTo(failed.message());
+    assertThat(tolerated.status()).isEqualTo(ExecutionStatus.CompleteWithError);
+    // An execution starts its notification before it ends: the one that completed started none.
+    assertThat(client.newUntypedWorkflowStub("nightly-1/notify").describe()).isNotNull();
+    assertThatThrownBy(() -> client.newUntypedWorkflowStub("fine-3/notify").describe())
+        .isInstanceOf(io.temporal.client.WorkflowNotFoundException.class);
+  }
+
+  @Test
+  void aNotificationThatCannotBeDeliveredLeavesTheOutcomeAsItWas() {
+    notifications.refuse = true;
+    steps.on("export", fails("target unreachable"));
+
+    ExecutionResult result =
+        runToResult(aSchedule("nightly").with(aStep(0, "import"), aStep(1, "export")));
+
+    assertThat(result.status()).isEqualTo(ExecutionStatus.Failed);
+    assertThat(result.message()).contains("'export' FailedWithError");
   }
 
   static Stream<Arguments> continueOnFailureMatrix() {

@@ -3,6 +3,7 @@ package io.jimflow.dataplane.config;
 import io.jimflow.sync.SyncRules;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +22,13 @@ public record DataPlaneConfig(List<ConnectedSystemConfig> connectedSystems, Sync
         .filter(s -> s.id().equals(idOrName))
         .findFirst()
         .or(() -> connectedSystems.stream().filter(s -> s.name().equals(idOrName)).findFirst());
+  }
+
+  /** The connected systems' names by their ids, in the file's order. */
+  public Map<String, String> systemNames() {
+    Map<String, String> names = new LinkedHashMap<>();
+    connectedSystems.forEach(s -> names.put(s.id(), s.name()));
+    return names;
   }
 
   /** Per MVO type, the attributes inbound join rules match on (what the store must index). */

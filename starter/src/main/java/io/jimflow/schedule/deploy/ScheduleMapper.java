@@ -157,6 +157,10 @@ public final class ScheduleMapper {
     action.put("steps", d.steps());
     action.put("taskQueue", TaskQueues.SCHEDULES);
     action.put("workflowType", ScheduleExecutionWorkflow.TYPE);
+    if (d.notificationUrl() != null) {
+      // Only when set, so that schedules without one keep the fingerprints they had.
+      action.put("notificationUrl", d.notificationUrl());
+    }
     Map<String, Object> policies = new LinkedHashMap<>();
     policies.put("overlap", d.overlap());
     policies.put("catchupWindow", d.catchupWindow());

@@ -46,6 +46,7 @@ public final class ScheduleDefinitions {
           "onStepFailure",
           "overlap",
           "catchupWindow",
+          "notifications",
           "steps");
   static final Duration MIN_CATCHUP_WINDOW = Duration.ofSeconds(10);
 
@@ -184,6 +185,14 @@ public final class ScheduleDefinitions {
                                 : null))
             .orElse(null);
 
+    String notificationUrl =
+        s.fields("notifications")
+            .flatMap(
+                n ->
+                    n.allowOnly(List.of("webhookUrl"))
+                        .optional("webhookUrl", Conversions.nonBlankText().check(WEBHOOK_URL)))
+            .orElse(null);
+
     List<StepDefinition> steps = new ArrayList<>();
     Map<String, Integer> stepNameLines = new HashMap<>();
     List<ConfigNode> stepNodes = s.items("steps");
@@ -208,8 +217,19 @@ public final class ScheduleDefinitions {
             onStepFailure,
             overlap,
             catchupWindow,
-            steps));
+            steps,
+            notificationUrl));
   }
+
+  /**
+   * A schedule's webhook: an http(s) URL or a secret reference. Whether a worker posts to it is the
+   * worker's decision ({@code jimflow.notifications.allowed-urls}).
+   */
+  private static final java.util.function.Function<String, String> WEBHOOK_URL =
+      url ->
+          url.matches("https?://[^\\s@/]+(/\\S*)?") || url.matches("\\$\\{secret:[^}]+}")
+              ? null
+              : "'" + url + "' is not an http(s) URL or a ${secret:NAME} reference";
 
   /**
    * An entry of a built-in schedule's reserved id: it may re-time (trigger) or pause (enabled) the

@@ -121,6 +121,38 @@ class ScheduleDefinitionsTest {
   }
 
   @Test
+  void aSchedulesOwnWebhookIsReadAndAnythingButAnHttpUrlOrSecretIsRefusedWithItsLine() {
+    ScheduleDefinition d =
+        ScheduleDefinitions.parse(
+                """
+                schedules:
+                  - id: nightly
+                    notifications: {webhookUrl: "https://chat.example.org/hooks/identity"}
+                    steps:
+                      - {index: 0, name: A, executable: {path: a.sh}}
+                  - id: secret
+                    notifications: {webhookUrl: "${secret:team-hook}"}
+                    steps:
+                      - {index: 0, name: A, executable: {path: a.sh}}
+                """,
+                FILE)
+            .get(0);
+    assertThat(d.notificationUrl()).isEqualTo("https://chat.example.org/hooks/identity");
+
+    assertThat(
+            problems(
+                """
+                schedules:
+                  - id: nightly
+                    notifications: {webhookUrl: "file:///etc/passwd", channel: ops}
+                    steps:
+                      - {index: 0, name: A, executable: {path: a.sh}}
+                """))
+        .anySatisfy(p -> assertThat(p).contains(".yaml:3:").contains("not an http(s) URL"))
+        .anySatisfy(p -> assertThat(p).contains("channel"));
+  }
+
+  @Test
   void theShippedExampleFileIsValid() {
     List<ScheduleDefinition> definitions =
         ScheduleDefinitions.load(Path.of("..", "config", "schedules.yaml"));

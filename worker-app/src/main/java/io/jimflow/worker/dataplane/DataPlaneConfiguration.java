@@ -3,6 +3,7 @@ package io.jimflow.worker.dataplane;
 import io.jimflow.config.JimflowHome;
 import io.jimflow.dataplane.RunProfileExecutorImpl;
 import io.jimflow.dataplane.config.DataPlaneConfig;
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.schedule.steps.RunProfileExecutor;
 import io.jimflow.schedule.steps.UnconfiguredRunProfileExecutor;
 import io.jimflow.secrets.Secrets;
@@ -38,12 +39,13 @@ public class DataPlaneConfiguration {
       Store store,
       DataPlaneConfig config,
       Secrets secrets,
+      JimflowMetrics metrics,
       @Value("${jimflow.data-plane.base-directory:}") String baseDirectory) {
     if (config.connectedSystems().isEmpty()) {
       return new UnconfiguredRunProfileExecutor();
     }
     Path base = JimflowHome.resolve(Path.of(baseDirectory));
     return new RunProfileExecutorImpl(
-        store, config, base, Clock.systemUTC(), secrets, System::getenv);
+        store, config, base, Clock.systemUTC(), secrets, System::getenv, metrics);
   }
 }

@@ -4,6 +4,7 @@ import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.maintenance.MaintenanceActivitiesImpl;
 import io.jimflow.maintenance.StoreMaintenance;
 import io.jimflow.maintenance.SystemOperations;
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.store.MaintenanceRuns;
 import io.jimflow.store.Store;
 import io.jimflow.sync.SyncEngine;
@@ -21,7 +22,10 @@ public class MaintenanceWorkerConfiguration {
 
   @Bean
   MaintenanceActivitiesImpl maintenanceActivities(
-      Store store, DataPlaneConfig config, MaintenanceWorkerSettings maintenance) {
+      Store store,
+      DataPlaneConfig config,
+      MaintenanceWorkerSettings maintenance,
+      JimflowMetrics metrics) {
     Clock clock = Clock.systemUTC();
     return new MaintenanceActivitiesImpl(
         new StoreMaintenance(store, new SyncEngine(config.syncRules()), clock),
@@ -29,6 +33,9 @@ public class MaintenanceWorkerConfiguration {
         new SystemOperations(store, clock),
         maintenance.settings(),
         id -> config.connectedSystems().stream().anyMatch(s -> s.id().equals(id)),
-        maintenance.destructiveTasksEnabled());
+        maintenance.destructiveTasksEnabled(),
+        null,
+        clock,
+        metrics);
   }
 }

@@ -1,7 +1,9 @@
 package io.jimflow.worker.schedule;
 
 import io.jimflow.config.JimflowHome;
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.resource.ResourceActivitiesImpl;
+import io.jimflow.schedule.NotificationActivitiesImpl;
 import io.jimflow.schedule.StepActivitiesImpl;
 import io.jimflow.schedule.steps.Containment;
 import io.jimflow.schedule.steps.ExecutableRunner;
@@ -14,8 +16,10 @@ import io.jimflow.secrets.Secrets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -92,8 +96,28 @@ public class ScheduleWorkerConfiguration {
       RunProfileExecutor runProfiles,
       ExecutableRunner executables,
       SqlScriptRunner sqlScripts,
-      Secrets secrets) {
-    return new StepActivitiesImpl(runProfiles, executables, sqlScripts, secrets);
+      Secrets secrets,
+      JimflowMetrics metrics) {
+    return new StepActivitiesImpl(runProfiles, executables, sqlScripts, secrets, metrics);
+  }
+
+  /**
+   * Posts notifications to {@code jimflow.notifications.webhook-url}, or to a schedule's own
+   * webhook if {@code jimflow.notifications.allowed-urls} allows it; a malformed setting stops the
+   * worker.
+   */
+  @Bean
+  NotificationActivitiesImpl notificationActivities(
+      Secrets secrets,
+      @Value("${jimflow.notifications.webhook-url:}") String webhookUrl,
+      @Value("${jimflow.notifications.allowed-urls:}") List<String> allowedUrls) {
+    NotificationActivitiesImpl notifications =
+        new NotificationActivitiesImpl(
+            webhookUrl, allowedUrls.stream().filter(u -> !u.isBlank()).toList(), secrets);
+    log.info(
+        "Notifications: {}",
+        webhookUrl.isBlank() ? "no webhook (jimflow.notifications.webhook-url)" : "webhook set");
+    return notifications;
   }
 
   @Bean

@@ -3,6 +3,7 @@ package io.jimflow.worker.store;
 import io.jimflow.config.JimflowHome;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.runrecords.RunRecordActivitiesImpl;
 import io.jimflow.schedule.ExecutionRecordActivitiesImpl;
 import io.jimflow.store.Store;
@@ -57,8 +58,8 @@ public class StoreConfiguration {
 
   /** Writes the execution history (executions and their steps) of this worker's executions. */
   @Bean
-  ExecutionRecordActivitiesImpl executionRecordActivities(Store store) {
-    return new ExecutionRecordActivitiesImpl(store, Clock.systemUTC());
+  ExecutionRecordActivitiesImpl executionRecordActivities(Store store, JimflowMetrics metrics) {
+    return new ExecutionRecordActivitiesImpl(store, Clock.systemUTC(), metrics);
   }
 
   /**
