@@ -122,6 +122,25 @@ public final class LdapExports {
    * unknown, and a retry sends it again marked {@link Export#sentBefore}.
    */
   public List<Result> applyAll(List<Export> exports) {
+    List<Result> results = new ArrayList<>();
+    int from = 0;
+    while (from < exports.size()) {
+      // An object's second export in a batch is planned after its first is applied.
+      Set<String> objects = new HashSet<>();
+      int to = from;
+      while (to < exports.size()
+          && (exports.get(to).currentAnchor() == null
+              || objects.add(exports.get(to).currentAnchor().toLowerCase(Locale.ROOT)))) {
+        to++;
+      }
+      results.addAll(applyDistinct(exports.subList(from, to)));
+      from = to;
+    }
+    return results;
+  }
+
+  /** {@link #applyAll} for exports of distinct objects. */
+  private List<Result> applyDistinct(List<Export> exports) {
     Map<String, SearchResultEntry> found = lookUp(exports);
     List<Plan> plans = new ArrayList<>();
     for (Export export : exports) {
