@@ -57,13 +57,12 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Once, the HR people are imported and synchronised into an embedded H2 store, leaving one
  * pending add per person for the directory; each round copies that store and runs the Export
- * against a fresh, empty directory (one store commit and one LDAP add per entry, as every export
- * records its outcome before the next), then the Full Import of the directory (paged search) into a
- * fresh store. Then, as the directory's own limits, the same entries are added into fresh subtrees
- * of the same directory by the SDK alone: one synchronous add at a time on one connection, and
- * pipelined on one connection (the export's window). Last, the HR file's every title changes, and
- * the Export of that delta (one modify per person) is timed. Rounds alternate the order of the two
- * directories.
+ * against a fresh, empty directory (a page of adds pipelined, its outcomes committed together),
+ * then the Full Import of the directory (paged search) into a fresh store. Then, as the directory's
+ * own limits, the same entries are added into fresh subtrees of the same directory by the SDK
+ * alone: one synchronous add at a time on one connection, and pipelined on one connection (the
+ * export's window). Last, the HR file's every title changes, and the Export of that delta (one
+ * modify per person) is timed. Rounds alternate the order of the two directories.
  */
 @EnabledIfSystemProperty(named = "jimflow.benchmark", matches = "true")
 class LdapThroughputBenchmarkIT {
