@@ -16,6 +16,12 @@ record Checkpoint(String phase, long position, long bound) {
   static final String DELETIONS = "deletions";
   static final String EXPORTED = "exported";
 
+  /**
+   * An LDAP export run is sending a batch: its exports up to the bound may have reached the
+   * directory; those up to the position are recorded.
+   */
+  static final String SENDING = "sending";
+
   /** An export run's file is written; its exports up to the bound are being marked Exported. */
   static final String MARK = "mark";
 

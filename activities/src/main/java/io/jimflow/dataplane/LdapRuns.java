@@ -18,6 +18,7 @@ import io.jimflow.store.Store;
 import io.jimflow.store.Transaction;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -32,8 +33,13 @@ import java.util.function.Supplier;
  * (the newest accesslog {@code reqStart}, or a time for modifyTimestamp); a delta import starts
  * from the watermark of the system's newest <em>completed</em> run, so a failed run never moves it.
  *
- * <p>Exports are applied one at a time, each result (exported, or the LDAP error) committed before
- * the next is sent; a retried attempt continues after the last committed one.
+ * <p>Exports are applied a page at a time, pipelined ({@link LdapExports#applyAll}). Before a page
+ * is sent, a checkpoint records that its exports may reach the directory ({@link
+ * Checkpoint#SENDING}, bound: the page's last export); after it, the page's outcomes (exported, or
+ * the LDAP error) are committed in one transaction. A retried attempt continues after the last
+ * committed page and sends the exports of the page in flight as {@link
+ * LdapExports.Export#sentBefore}: an add that finds its entry found the one the lost attempt
+ * created. So no change is applied twice and none is lost.
  */
 final class LdapRuns {
 
@@ -141,6 +147,9 @@ final class LdapRuns {
       return;
     }
     run.total = run.processed + pending;
+    // Exports up to here may have reached the directory in an attempt that did not record them.
+    long sentBefore =
+        Checkpoint.SENDING.equals(run.checkpoint.phase()) ? run.checkpoint.bound() : 0;
     try (LdapDirectory directory = connect(run)) {
       LdapExports exports =
           new LdapExports(directory, type.anchor(), Set.copyOf(type.multiValued()));
@@ -153,40 +162,57 @@ final class LdapRuns {
         if (page.isEmpty()) {
           return;
         }
+        long last = page.get(page.size() - 1).id();
+        long position = run.checkpoint.position();
+        run.commitPage(
+            (transaction, items) ->
+                new Checkpoint(Checkpoint.SENDING, position, Math.max(last, sentBefore)));
+        List<LdapExports.Export> batch = new ArrayList<>();
         for (PendingExportRow export : page) {
-          LdapExports.Result result =
-              exports.apply(export.change(), export.anchor(), export.attributes());
-          run.commitPage((transaction, items) -> record(transaction, export, result, items));
+          batch.add(
+              new LdapExports.Export(
+                  export.change(),
+                  export.anchor(),
+                  export.attributes(),
+                  export.id() <= sentBefore));
         }
+        List<LdapExports.Result> results = exports.applyAll(batch);
+        run.commitPage((transaction, items) -> record(transaction, page, results, items));
       }
     }
   }
 
+  /**
+   * Records a page's outcomes: exported (with the anchor a create was assigned), or the LDAP error.
+   */
   private Checkpoint record(
       Transaction transaction,
-      PendingExportRow export,
-      LdapExports.Result result,
+      List<PendingExportRow> exports,
+      List<LdapExports.Result> results,
       RunContext.Page page) {
-    page.processed = 1;
-    String reference = result.dn() != null ? result.dn() : export.anchor();
-    if (result.succeeded()) {
-      transaction.run(
-          c -> {
-            pendingExports.markExported(c, List.of(export.id()));
-            if (result.anchor() != null && !result.anchor().equals(export.anchor())) {
-              connectorSpace.updateAnchor(c, export.csoId(), result.anchor());
-            }
-          });
-      page.change(reference, export.csoId(), export.mvoId(), ChangeType.Exported);
-    } else {
-      page.item(
-          io.jimflow.store.RunItem.error(
-              reference,
-              export.csoId(),
-              ChangeType.Exported,
-              result.errorType(),
-              result.errorMessage()));
+    page.processed = exports.size();
+    List<Long> exported = new ArrayList<>();
+    for (int i = 0; i < exports.size(); i++) {
+      PendingExportRow export = exports.get(i);
+      LdapExports.Result result = results.get(i);
+      String reference = result.dn() != null ? result.dn() : export.anchor();
+      if (result.succeeded()) {
+        exported.add(export.id());
+        if (result.anchor() != null && !result.anchor().equals(export.anchor())) {
+          transaction.run(c -> connectorSpace.updateAnchor(c, export.csoId(), result.anchor()));
+        }
+        page.change(reference, export.csoId(), export.mvoId(), ChangeType.Exported);
+      } else {
+        page.item(
+            io.jimflow.store.RunItem.error(
+                reference,
+                export.csoId(),
+                ChangeType.Exported,
+                result.errorType(),
+                result.errorMessage()));
+      }
     }
-    return new Checkpoint(Checkpoint.EXPORTED, export.id());
+    transaction.run(c -> pendingExports.markExported(c, exported));
+    return new Checkpoint(Checkpoint.EXPORTED, exports.get(exports.size() - 1).id());
   }
 }

@@ -6,9 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.unboundid.ldap.listener.InMemoryDirectoryServer;
 import com.unboundid.ldap.listener.InMemoryDirectoryServerConfig;
 import com.unboundid.ldap.listener.InMemoryListenerConfig;
+import com.unboundid.ldap.listener.interceptor.InMemoryInterceptedAddRequest;
+import com.unboundid.ldap.listener.interceptor.InMemoryInterceptedAddResult;
+import com.unboundid.ldap.listener.interceptor.InMemoryOperationInterceptor;
 import com.unboundid.ldap.sdk.Entry;
+import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
 import io.jimflow.config.tree.ConfigException;
@@ -120,9 +125,35 @@ class LdapRunsTest {
         .formatted(url);
   }
 
+  /** Counts the adds the directory applies; can answer one of them as if it went away. */
+  static final class Adds extends InMemoryOperationInterceptor {
+    volatile int failNumber;
+    int received;
+    int succeeded;
+
+    @Override
+    public synchronized void processAddRequest(InMemoryInterceptedAddRequest request)
+        throws LDAPException {
+      received++;
+      if (received == failNumber) {
+        throw new LDAPException(ResultCode.UNAVAILABLE, "going away");
+      }
+    }
+
+    @Override
+    public synchronized void processAddResult(InMemoryInterceptedAddResult result) {
+      if (result.getResult().getResultCode() == ResultCode.SUCCESS) {
+        succeeded++;
+      }
+    }
+  }
+
+  final Adds adds = new Adds();
+
   @BeforeEach
   void setUp() throws Exception {
     InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig(BASE);
+    config.addInMemoryOperationInterceptor(adds);
     config.addAdditionalBindCredentials("cn=jimflow," + BASE, PASSWORD);
     config.setListenerConfigs(InMemoryListenerConfig.createLDAPConfig("ldap", 0));
     server = new InMemoryDirectoryServer(config);
@@ -270,6 +301,59 @@ class LdapRunsTest {
   }
 
   @Test
+  void anAttemptLostWhileItsBatchWasInFlightIsRetriedWithNoAddTwiceAndNoneLost() throws Exception {
+    hr(
+        person(1, "Ada One", "ada@example.org", "Engineer"),
+        person(2, "Bob Two", "bob@example.org", "Engineer"),
+        person(3, "Cy Three", "cy@example.org", "Engineer"),
+        person(4, "Di Four", "di@example.org", "Engineer"),
+        person(5, "Ed Five", "ed@example.org", "Engineer"));
+    syncHr();
+    // The directory answers the fourth add as if it went away: the third, in flight in the same
+    // batch (pageSize 2), reached it, and the attempt dies before recording the batch.
+    adds.failNumber = 4;
+    RunProfileRun first = run("directory", "export");
+    assertThatThrownBy(() -> executor.execute(first, new RecordingProgress()))
+        .isInstanceOf(LdapUnavailableException.class);
+    assertThat(server.countEntriesBelow(PEOPLE)).isEqualTo(4);
+    assertThat(count("select count(*) from pending_export where status = 'Exported'")).isEqualTo(2);
+
+    RunProfileOutcome outcome = executor.execute(retry(first), new RecordingProgress());
+
+    assertThat(outcome.status()).as(outcome.message()).isEqualTo(StepStatus.Complete);
+    assertThat(outcome.stats()).containsEntry("exported", 5L).containsEntry("errors", 0L);
+    assertThat(adds.succeeded).as("adds the directory applied").isEqualTo(5);
+    assertThat(server.countEntriesBelow(PEOPLE)).isEqualTo(6);
+    assertThat(count("select count(*) from pending_export where status = 'Exported'")).isEqualTo(5);
+    // Each provisioned object holds the entryUUID of its entry, the one the lost attempt created
+    // too.
+    for (String cn : List.of("Ada One", "Bob Two", "Cy Three", "Di Four", "Ed Five")) {
+      assertThat(
+              count(
+                  "select count(*) from cso where connected_system_id = 'directory' and anchor = '"
+                      + entry(cn).getAttributeValue("entryUUID")
+                      + "'"))
+          .as(cn)
+          .isEqualTo(1);
+    }
+    assertThat(execute("directory", "full-import").stats())
+        .containsEntry("confirmed", 5L)
+        .containsEntry("errors", 0L);
+  }
+
+  RunProfileRun retry(RunProfileRun first) {
+    return new RunProfileRun(
+        first.connectedSystem(),
+        first.runProfile(),
+        first.executionId(),
+        first.scheduleId(),
+        first.stepIndex(),
+        first.stepName(),
+        first.initiator(),
+        2);
+  }
+
+  @Test
   void aFullImportReadsTheDirectoryInPagesAndResumesAfterTheLastCommittedPage() throws Exception {
     for (int i = 1; i <= 25; i++) {
       server.add(
@@ -288,17 +372,7 @@ class LdapRunsTest {
         .isInstanceOf(RecordingProgress.WorkerDied.class);
     assertThat(count("select count(*) from cso")).isEqualTo(20);
 
-    RunProfileRun retry =
-        new RunProfileRun(
-            first.connectedSystem(),
-            first.runProfile(),
-            first.executionId(),
-            first.scheduleId(),
-            first.stepIndex(),
-            first.stepName(),
-            first.initiator(),
-            2);
-    RunProfileOutcome outcome = executor.execute(retry, new RecordingProgress());
+    RunProfileOutcome outcome = executor.execute(retry(first), new RecordingProgress());
 
     assertThat(outcome.stats()).containsEntry("added", 25L).containsEntry("errors", 0L);
     assertThat(count("select count(*) from cso")).isEqualTo(25);

@@ -2,6 +2,7 @@ package io.jimflow.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPURL;
@@ -9,6 +10,7 @@ import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
+import io.jimflow.connector.ldap.LdapExports;
 import io.jimflow.dataplane.RunProfileExecutorImpl;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
@@ -55,9 +57,12 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Once, the HR people are imported and synchronised into an embedded H2 store, leaving one
  * pending add per person for the directory; each round copies that store and runs the Export
- * against a fresh, empty directory (one store commit and one LDAP add per entry, as every export
- * records its outcome before the next), then the Full Import of the directory (paged search) into a
- * fresh store. Rounds alternate the order of the two directories.
+ * against a fresh, empty directory (a page of adds pipelined, its outcomes committed together),
+ * then the Full Import of the directory (paged search) into a fresh store. Then, as the directory's
+ * own limits, the same entries are added into fresh subtrees of the same directory by the SDK
+ * alone: one synchronous add at a time on one connection, and pipelined on one connection (the
+ * export's window). Last, the HR file's every title changes, and the Export of that delta (one
+ * modify per person) is timed. Rounds alternate the order of the two directories.
  */
 @EnabledIfSystemProperty(named = "jimflow.benchmark", matches = "true")
 class LdapThroughputBenchmarkIT {
@@ -68,7 +73,11 @@ class LdapThroughputBenchmarkIT {
   private static final String PEOPLE = "ou=people,dc=example,dc=org";
   private static final Initiator BENCH = new Initiator(InitiatorType.System, "bench", "benchmark");
 
-  /** One directory's figures of one round. */
+  /**
+   * One directory's figures of one round: the Export's adds, the Full Import, the raw adds of the
+   * same entries into fresh subtrees (synchronous on one connection, and pipelined), and the Export
+   * of a delta that changes every title (modifies).
+   */
   private record Measurement(
       String directory,
       int round,
@@ -76,6 +85,10 @@ class LdapThroughputBenchmarkIT {
       double exportSeconds,
       long imported,
       double importSeconds,
+      double rawSyncSeconds,
+      double rawPipelinedSeconds,
+      long modified,
+      double modifySeconds,
       String loadBefore,
       String loadAfter) {
     double exportRate() {
@@ -84,6 +97,18 @@ class LdapThroughputBenchmarkIT {
 
     double importRate() {
       return imported / importSeconds;
+    }
+
+    double rawSyncRate() {
+      return exported / rawSyncSeconds;
+    }
+
+    double rawPipelinedRate() {
+      return exported / rawPipelinedSeconds;
+    }
+
+    double modifyRate() {
+      return modified / modifySeconds;
     }
   }
 
@@ -150,12 +175,15 @@ class LdapThroughputBenchmarkIT {
       DataPlaneConfig config = config(dir, directory.url());
 
       String loadBefore = loadAverage();
-      long exportStart = System.nanoTime();
       RunProfileOutcome export;
+      double exportSeconds;
       try (Store store = Store.open(StoreSettings.embedded(dir.resolve("store")))) {
-        export = executor(store, config, dir).execute(run("Directory", "Export"), new Progress());
+        // The run alone, as for the modifies below: opening the store is not the export's work.
+        RunProfileExecutorImpl executor = executor(store, config, dir);
+        long exportStart = System.nanoTime();
+        export = executor.execute(run("Directory", "Export"), new Progress());
+        exportSeconds = (System.nanoTime() - exportStart) / 1e9;
       }
-      double exportSeconds = (System.nanoTime() - exportStart) / 1e9;
       assertThat(export.status()).as(export.message()).isEqualTo(StepStatus.Complete);
       assertThat(entries(directory.url())).as("entries in the directory").isEqualTo(ENTRIES);
 
@@ -166,8 +194,47 @@ class LdapThroughputBenchmarkIT {
             executor(store, config, dir).execute(run("Directory", "Full Import"), new Progress());
       }
       double importSeconds = (System.nanoTime() - importStart) / 1e9;
-      String loadAfter = loadAverage();
       assertThat(fullImport.status()).as(fullImport.message()).isEqualTo(StepStatus.Complete);
+
+      List<Entry> exported = exportedEntries(directory.url());
+      double rawSyncSeconds = RawAdds.synchronous(directory.url(), exported, "raw-sync");
+      double rawPipelinedSeconds =
+          RawAdds.pipelined(directory.url(), exported, "raw-pipelined", RAW_WINDOW);
+
+      // A delta that changes every title: the HR file's import and synchronisation leave one
+      // update per person, sent as modifies (-Djimflow.benchmark.modifies names the directories,
+      // default both).
+      if (!System.getProperty("jimflow.benchmark.modifies", "embedded,openldap").contains(kind)) {
+        return new Measurement(
+            kind,
+            round,
+            export.stats().get("objectsProcessed"),
+            exportSeconds,
+            fullImport.stats().get("objectsProcessed"),
+            importSeconds,
+            rawSyncSeconds,
+            rawPipelinedSeconds,
+            0,
+            Double.NaN,
+            loadBefore,
+            loadAverage());
+      }
+      retitle(dir.resolve("data/hr.csv"));
+      RunProfileOutcome delta;
+      double modifySeconds;
+      try (Store store = Store.open(StoreSettings.embedded(dir.resolve("store")))) {
+        RunProfileExecutorImpl executor = executor(store, config, dir);
+        for (String profile : List.of("Full Import", "Full Synchronisation")) {
+          RunProfileOutcome outcome = executor.execute(run("HR System", profile), new Progress());
+          assertThat(outcome.status()).as(outcome.message()).isEqualTo(StepStatus.Complete);
+        }
+        long modifyStart = System.nanoTime();
+        delta = executor.execute(run("Directory", "Export"), new Progress());
+        modifySeconds = (System.nanoTime() - modifyStart) / 1e9;
+      }
+      assertThat(delta.status()).as(delta.message()).isEqualTo(StepStatus.Complete);
+      assertThat(delta.stats().get("exported")).as("titles changed").isEqualTo((long) ENTRIES);
+      String loadAfter = loadAverage();
       return new Measurement(
           kind,
           round,
@@ -175,6 +242,10 @@ class LdapThroughputBenchmarkIT {
           exportSeconds,
           fullImport.stats().get("objectsProcessed"),
           importSeconds,
+          rawSyncSeconds,
+          rawPipelinedSeconds,
+          delta.stats().get("objectsProcessed"),
+          modifySeconds,
           loadBefore,
           loadAfter);
     } finally {
@@ -211,6 +282,49 @@ class LdapThroughputBenchmarkIT {
         slapd.close();
       }
     };
+  }
+
+  /** How many adds the pipelined raw add has in flight at most: the export's window. */
+  private static final int RAW_WINDOW = LdapExports.WINDOW;
+
+  /** The entries the export created, as the raw adds send them again (same attributes). */
+  private static List<Entry> exportedEntries(String url) throws LDAPException {
+    LDAPURL parsed = new LDAPURL(url);
+    List<Entry> entries = new ArrayList<>();
+    try (LDAPConnection connection =
+        new LDAPConnection(parsed.getHost(), parsed.getPort(), OpenLdapServer.BIND_DN, PASSWORD)) {
+      SimplePagedResultsControl paging = null;
+      do {
+        SearchRequest request =
+            new SearchRequest(PEOPLE, SearchScope.ONE, "(objectClass=inetOrgPerson)", "*");
+        request.addControl(
+            new SimplePagedResultsControl(1000, paging == null ? null : paging.getCookie()));
+        SearchResult result = connection.search(request);
+        for (Entry entry : result.getSearchEntries()) {
+          entries.add(new Entry(entry.getDN(), entry.getAttributes()));
+        }
+        paging = SimplePagedResultsControl.get(result);
+      } while (paging != null && paging.moreResultsToReturn());
+    }
+    return entries;
+  }
+
+  /** The HR file with every person's jobTitle changed (" II" appended). */
+  private static void retitle(Path hr) throws IOException {
+    List<String> lines = Files.readAllLines(hr);
+    List<String> header = RawAdds.csvFields(lines.get(0));
+    int title = header.indexOf("jobTitle");
+    List<String> out = new ArrayList<>();
+    out.add(lines.get(0));
+    for (String line : lines.subList(1, lines.size())) {
+      List<String> fields = RawAdds.csvFields(line);
+      String value = fields.get(title);
+      fields.set(
+          title,
+          value.endsWith("\"") ? value.substring(0, value.length() - 1) + " II\"" : value + " II");
+      out.add(String.join(",", fields));
+    }
+    Files.write(hr, out);
   }
 
   /** How many entries are below ou=people, counted as the connector's bind account. */
@@ -344,36 +458,52 @@ class LdapThroughputBenchmarkIT {
             Instant.now(),
             Runtime.getRuntime().availableProcessors()));
     out.append(
-        "| directory | round | Export adds | adds/s | Full Import objects | objects/s |"
+        "| directory | round | Export adds | adds/s | raw adds/s, 1 connection synchronous |"
+            + " raw adds/s, pipelined | Export / raw synchronous | Export modifies (every title)"
+            + " | modifies/s | Full Import objects | objects/s |"
             + " load average 1/5/15 min (before → after) |\n");
-    out.append("|---|---|---|---|---|---|---|\n");
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Measurement m : measurements) {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %,d in %.1f s | %,.0f | %,d in %.1f s | %,.0f | %s → %s |%n",
+              "| %s | %d | %,d in %.1f s | %,.0f | %,.0f | %,.0f | %.2f× | %,d in %.1f s | %,.0f"
+                  + " | %,d in %.1f s | %,.0f | %s → %s |%n",
               m.directory(),
               m.round(),
               m.exported(),
               m.exportSeconds(),
               m.exportRate(),
+              m.rawSyncRate(),
+              m.rawPipelinedRate(),
+              m.exportRate() / m.rawSyncRate(),
+              m.modified(),
+              m.modifySeconds(),
+              m.modifyRate(),
               m.imported(),
               m.importSeconds(),
               m.importRate(),
               m.loadBefore(),
               m.loadAfter()));
     }
-    out.append("\n| directory | median Export adds/s | median Full Import objects/s |\n");
-    out.append("|---|---|---|\n");
+    out.append(
+        "\n| directory | median Export adds/s | median raw synchronous adds/s | median raw"
+            + " pipelined adds/s | median Export / raw synchronous | median modifies/s | median"
+            + " Full Import objects/s |\n");
+    out.append("|---|---|---|---|---|---|---|\n");
     for (String directory : List.of("embedded", "openldap")) {
       List<Measurement> mine =
           measurements.stream().filter(m -> m.directory().equals(directory)).toList();
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %,.0f | %,.0f |%n",
+              "| %s | %,.0f | %,.0f | %,.0f | %.2f× | %,.0f | %,.0f |%n",
               directory,
               median(mine, Measurement::exportRate),
+              median(mine, Measurement::rawSyncRate),
+              median(mine, Measurement::rawPipelinedRate),
+              median(mine, m -> m.exportRate() / m.rawSyncRate()),
+              median(mine, Measurement::modifyRate),
               median(mine, Measurement::importRate)));
     }
     return out.toString();

@@ -1,22 +1,31 @@
 package io.jimflow.connector.ldap;
 
+import com.unboundid.ldap.sdk.AddRequest;
+import com.unboundid.ldap.sdk.AsyncRequestID;
+import com.unboundid.ldap.sdk.AsyncResultListener;
+import com.unboundid.ldap.sdk.AsyncSearchResultListener;
 import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.DN;
+import com.unboundid.ldap.sdk.DeleteRequest;
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.ExtendedResult;
 import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPConnectionOptions;
 import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.LDAPResult;
 import com.unboundid.ldap.sdk.LDAPURL;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModifyDNRequest;
+import com.unboundid.ldap.sdk.ModifyRequest;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
+import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.SimpleBindRequest;
+import com.unboundid.ldap.sdk.UpdatableLDAPRequest;
 import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
 import com.unboundid.ldap.sdk.extensions.StartTLSExtendedRequest;
 import com.unboundid.util.ssl.JVMDefaultTrustManager;
@@ -24,7 +33,17 @@ import com.unboundid.util.ssl.SSLUtil;
 import io.jimflow.connector.ConnectorException;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One bound connection to a directory, with the operations the connector needs; every failure
@@ -186,21 +205,69 @@ public final class LdapDirectory implements AutoCloseable {
   }
 
   /**
-   * The entry at a DN if it matches {@code filter} (evaluated by the server, which knows every
-   * attribute the filter names, also those not requested), or null when there is none or it does
-   * not match.
+   * The entries at these DNs that match {@code filter} (evaluated by the server, which knows every
+   * attribute the filter names, also those not requested), read pipelined (at most {@code window}
+   * reads in flight): in the order of {@code dns}, null where there is none or it does not match.
    */
-  public SearchResultEntry readMatching(String dn, Filter filter, String... attributes) {
-    try {
-      List<SearchResultEntry> found =
-          connection.search(dn, SearchScope.BASE, filter, attributes).getSearchEntries();
-      return found.isEmpty() ? null : found.get(0);
-    } catch (LDAPException e) {
-      if (e.getResultCode() == ResultCode.NO_SUCH_OBJECT) {
-        return null;
+  public List<SearchResultEntry> readAllMatching(
+      List<String> dns, Filter filter, int window, String... attributes) {
+    Semaphore inFlight = new Semaphore(window);
+    List<CompletableFuture<SearchResultEntry>> reads = new ArrayList<>();
+    long wait = settings.operationTimeout().toMillis() + 30_000;
+    for (String dn : dns) {
+      CompletableFuture<SearchResultEntry> read = new CompletableFuture<>();
+      List<SearchResultEntry> found = new ArrayList<>(1);
+      AsyncSearchResultListener listener =
+          new AsyncSearchResultListener() {
+            @Override
+            public void searchEntryReturned(SearchResultEntry entry) {
+              found.add(entry);
+            }
+
+            @Override
+            public void searchReferenceReturned(SearchResultReference reference) {}
+
+            @Override
+            public void searchResultReceived(AsyncRequestID id, SearchResult result) {
+              inFlight.release();
+              ResultCode code = result.getResultCode();
+              if (code == ResultCode.SUCCESS || code == ResultCode.NO_SUCH_OBJECT) {
+                read.complete(found.isEmpty() ? null : found.get(0));
+              } else {
+                read.completeExceptionally(failure(new LDAPException(result), "reading " + dn));
+              }
+            }
+          };
+      try {
+        if (!inFlight.tryAcquire(wait, TimeUnit.MILLISECONDS)) {
+          throw new LdapUnavailableException(
+              "the directory " + url + " left reads unanswered for " + wait + " ms", null);
+        }
+        connection.asyncSearch(
+            new SearchRequest(listener, dn, SearchScope.BASE, filter, attributes));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LdapUnavailableException("interrupted while reading from " + url, null);
+      } catch (LDAPException e) {
+        throw failure(e, "reading " + dn);
       }
-      throw failure(e, "reading " + dn);
+      reads.add(read);
     }
+    List<SearchResultEntry> entries = new ArrayList<>();
+    for (CompletableFuture<SearchResultEntry> read : reads) {
+      try {
+        entries.add(read.get(wait, TimeUnit.MILLISECONDS));
+      } catch (ExecutionException e) {
+        throw (RuntimeException) e.getCause();
+      } catch (TimeoutException e) {
+        throw new LdapUnavailableException(
+            "the directory " + url + " left reads unanswered for " + wait + " ms", null);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LdapUnavailableException("interrupted while reading from " + url, null);
+      }
+    }
+    return entries;
   }
 
   /** The entry below the base DN whose anchor has this value, or null. */
@@ -213,6 +280,125 @@ public final class LdapDirectory implements AutoCloseable {
             Filter.createEqualityFilter(anchorAttribute, value),
             attributes);
     return found.isEmpty() ? null : found.get(0);
+  }
+
+  /**
+   * The entries below the base DN whose anchor has one of these values, by the value as given (an
+   * entry not found is absent): a few searches of {@link #ANCHORS_PER_SEARCH} values each instead
+   * of one search per entry.
+   */
+  public Map<String, SearchResultEntry> findByAnchors(
+      String anchorAttribute, Collection<String> values, String... attributes) {
+    Map<String, String> given = new HashMap<>();
+    for (String value : values) {
+      given.put(value.toLowerCase(Locale.ROOT), value);
+    }
+    List<String> distinct = new ArrayList<>(given.values());
+    String[] requested = Arrays.copyOf(attributes, attributes.length + 1);
+    requested[attributes.length] = anchorAttribute;
+    Map<String, SearchResultEntry> found = new HashMap<>();
+    for (int from = 0; from < distinct.size(); from += ANCHORS_PER_SEARCH) {
+      List<Filter> any = new ArrayList<>();
+      for (String value :
+          distinct.subList(from, Math.min(distinct.size(), from + ANCHORS_PER_SEARCH))) {
+        any.add(Filter.createEqualityFilter(anchorAttribute, value));
+      }
+      for (SearchResultEntry entry :
+          searchAll(settings.baseDn(), SearchScope.SUB, Filter.createORFilter(any), requested)) {
+        String value = entry.getAttributeValue(anchorAttribute);
+        String asGiven = value == null ? null : given.get(value.toLowerCase(Locale.ROOT));
+        if (asGiven != null) {
+          found.putIfAbsent(asGiven, entry);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** How many anchor values one search of {@link #findByAnchors} asks for. */
+  static final int ANCHORS_PER_SEARCH = 100;
+
+  /**
+   * Sends operations without waiting for each answer, at most {@code window} of them unanswered at
+   * once (the directory works on them meanwhile); each answer, an LDAP error too, is the value of
+   * its future. A lost connection fails the future with {@link LdapUnavailableException}.
+   */
+  public Pipeline pipeline(int window) {
+    return new Pipeline(window);
+  }
+
+  /** Operations in flight on this connection; see {@link #pipeline}. */
+  public final class Pipeline {
+    private final Semaphore window;
+    private final int size;
+
+    private Pipeline(int size) {
+      if (size < 1) {
+        throw new IllegalArgumentException("a pipeline's window is at least 1, not " + size);
+      }
+      this.size = size;
+      this.window = new Semaphore(size);
+    }
+
+    /** Sends an add, modify, modify DN or delete request; waits while the window is full. */
+    public CompletableFuture<LDAPResult> send(UpdatableLDAPRequest request) {
+      acquire(1);
+      CompletableFuture<LDAPResult> answer = new CompletableFuture<>();
+      AsyncResultListener listener =
+          (id, result) -> {
+            window.release();
+            if (unusable(result.getResultCode())) {
+              answer.completeExceptionally(
+                  new LdapUnavailableException(
+                      "the connection to "
+                          + url
+                          + " was lost: "
+                          + describe(result.getResultCode(), result.getDiagnosticMessage()),
+                      null));
+            } else {
+              answer.complete(result);
+            }
+          };
+      try {
+        if (request instanceof AddRequest add) {
+          connection.asyncAdd(add, listener);
+        } else if (request instanceof ModifyRequest modify) {
+          connection.asyncModify(modify, listener);
+        } else if (request instanceof ModifyDNRequest rename) {
+          connection.asyncModifyDN(rename, listener);
+        } else if (request instanceof DeleteRequest delete) {
+          connection.asyncDelete(delete, listener);
+        } else {
+          window.release();
+          throw new IllegalArgumentException("not an update: " + request);
+        }
+      } catch (LDAPException e) {
+        window.release();
+        throw new LdapUnavailableException(
+            "the connection to " + url + " was lost: " + e.getMessage(), e);
+      }
+      return answer;
+    }
+
+    /** Waits until every request sent has its answer. */
+    public void drain() {
+      acquire(size);
+      window.release(size);
+    }
+
+    private void acquire(int permits) {
+      // Every request has its answer within the operation timeout (the SDK answers TIMEOUT then).
+      long wait = settings.operationTimeout().toMillis() + 30_000;
+      try {
+        if (!window.tryAcquire(permits, wait, TimeUnit.MILLISECONDS)) {
+          throw new LdapUnavailableException(
+              "the directory " + url + " left requests unanswered for " + wait + " ms", null);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LdapUnavailableException("interrupted while waiting for " + url, null);
+      }
+    }
   }
 
   /** Adds an entry; an LDAP error for that entry is thrown as {@link LDAPException}. */
@@ -271,7 +457,10 @@ public final class LdapDirectory implements AutoCloseable {
   }
 
   private static boolean unusable(LDAPException e) {
-    ResultCode code = e.getResultCode();
+    return unusable(e.getResultCode());
+  }
+
+  private static boolean unusable(ResultCode code) {
     return code == ResultCode.SERVER_DOWN
         || code == ResultCode.CONNECT_ERROR
         || code == ResultCode.TIMEOUT

@@ -1,32 +1,55 @@
 package io.jimflow.connector.ldap;
 
+import com.unboundid.ldap.sdk.AddRequest;
 import com.unboundid.ldap.sdk.DN;
+import com.unboundid.ldap.sdk.DeleteRequest;
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.LDAPResult;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.ModifyDNRequest;
+import com.unboundid.ldap.sdk.ModifyRequest;
 import com.unboundid.ldap.sdk.RDN;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
+import com.unboundid.ldap.sdk.UpdatableLDAPRequest;
+import com.unboundid.ldap.sdk.controls.PostReadRequestControl;
+import com.unboundid.ldap.sdk.controls.PostReadResponseControl;
 import io.jimflow.sync.ExportChange;
 import io.jimflow.sync.MultiValue;
 import io.jimflow.sync.OutboundRule;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Applies exports to a directory: creates (object classes, DN from the template), updates (a rename
  * or move when the DN template's inputs change, then replace, add and delete of values), deletes.
  *
+ * <p>A batch of exports is applied pipelined: the entries its updates and deletes need are read by
+ * a few searches, then its operations are sent without waiting for each answer (at most {@link
+ * #WINDOW} unanswered), a rename's modify after the rename's answer. Two exports of a batch that
+ * touch the same DN are never in flight together: the second waits for the first's answers.
+ *
  * <p>Each operation is computed from the entry as it is now, so sending an export again after a
  * lost connection is harmless: an add that already happened is found and brought to the export's
- * values, a modify adds only missing values, a delete of a gone entry succeeds.
+ * values, a modify adds only missing values, a delete of a gone entry succeeds. Every answer
+ * becomes the export's outcome in one place, {@link #settle}.
  */
 public final class LdapExports {
+
+  /** How many operations a batch has in flight at most. */
+  public static final int WINDOW = 64;
 
   private final LdapDirectory directory;
   private final String anchor;
@@ -58,12 +81,30 @@ public final class LdapExports {
     }
 
     static Result ldap(String dn, LDAPException e) {
+      return ldap(dn, e.getResultCode(), e.getDiagnosticMessage());
+    }
+
+    static Result ldap(String dn, ResultCode code, String diagnosticMessage) {
       return error(
           dn,
-          "Ldap" + capitalised(e.getResultCode().getName()),
-          "LDAP " + LdapDirectory.describe(e.getResultCode(), e.getDiagnosticMessage()));
+          "Ldap" + capitalised(code.getName()),
+          "LDAP " + LdapDirectory.describe(code, diagnosticMessage));
     }
   }
+
+  /**
+   * One export of a batch.
+   *
+   * @param currentAnchor the object's anchor in the connector space (provisional before creation)
+   * @param attributes the values the object should end up with
+   * @param sentBefore whether an earlier attempt may have sent it without living to record its
+   *     outcome: an add that finds its entry then found the entry that attempt created
+   */
+  public record Export(
+      ExportChange change,
+      String currentAnchor,
+      Map<String, String> attributes,
+      boolean sentBefore) {}
 
   /**
    * Applies one export.
@@ -72,24 +113,118 @@ public final class LdapExports {
    * @param attributes the values the object should end up with
    */
   public Result apply(ExportChange change, String currentAnchor, Map<String, String> attributes) {
-    return switch (change) {
-      case Create -> create(attributes);
-      case Update -> update(currentAnchor, attributes);
-      case Delete -> delete(currentAnchor);
-    };
+    return applyAll(List.of(new Export(change, currentAnchor, attributes, false))).get(0);
   }
 
-  private Result create(Map<String, String> attributes) {
+  /**
+   * Applies a batch of exports pipelined (see the class comment); their outcomes in the batch's
+   * order. A lost connection throws {@link LdapUnavailableException}: the batch's outcomes are then
+   * unknown, and a retry sends it again marked {@link Export#sentBefore}.
+   */
+  public List<Result> applyAll(List<Export> exports) {
+    List<Result> results = new ArrayList<>();
+    int from = 0;
+    while (from < exports.size()) {
+      // An object's second export in a batch is planned after its first is applied.
+      Set<String> objects = new HashSet<>();
+      int to = from;
+      while (to < exports.size()
+          && (exports.get(to).currentAnchor() == null
+              || objects.add(exports.get(to).currentAnchor().toLowerCase(Locale.ROOT)))) {
+        to++;
+      }
+      results.addAll(applyDistinct(exports.subList(from, to)));
+      from = to;
+    }
+    return results;
+  }
+
+  /** {@link #applyAll} for exports of distinct objects. */
+  private List<Result> applyDistinct(List<Export> exports) {
+    Map<String, SearchResultEntry> found = lookUp(exports);
+    List<Plan> plans = new ArrayList<>();
+    for (Export export : exports) {
+      plans.add(plan(export, found));
+    }
+    List<Set<String>> touches = new ArrayList<>();
+    for (Plan plan : plans) {
+      touches.add(plan.dns);
+    }
+    int from = 0;
+    while (from < plans.size()) {
+      int to = conflictFreeEnd(touches, from);
+      send(plans.subList(from, to));
+      from = to;
+    }
+    readMissingAnchors(plans);
+    List<Result> results = new ArrayList<>();
+    for (Plan plan : plans) {
+      results.add(plan.result);
+    }
+    return results;
+  }
+
+  /** One export's operations still to send, and its outcome once settled. */
+  private static final class Plan {
+    final Export export;
+    final Deque<UpdatableLDAPRequest> operations = new ArrayDeque<>();
+    final Set<String> dns = new HashSet<>();
+    String dn;
+    String assignedAnchor;
+    Result result;
+
+    Plan(Export export) {
+      this.export = export;
+    }
+
+    void touches(String dn) {
+      if (dn != null) {
+        dns.add(normalised(dn));
+      }
+    }
+  }
+
+  /** The entries the batch's updates and deletes work on, by anchor. */
+  private Map<String, SearchResultEntry> lookUp(List<Export> exports) {
+    List<String> anchors = new ArrayList<>();
+    Set<String> requested = new LinkedHashSet<>();
+    for (Export export : exports) {
+      if (export.change() != ExportChange.Create
+          && !OutboundRule.isProvisional(export.currentAnchor())) {
+        anchors.add(export.currentAnchor());
+        requested.addAll(List.of(requested(export.attributes())));
+      }
+    }
+    if (anchors.isEmpty()) {
+      return Map.of();
+    }
+    return directory.findByAnchors(anchor, anchors, requested.toArray(String[]::new));
+  }
+
+  private Plan plan(Export export, Map<String, SearchResultEntry> found) {
+    Plan plan = new Plan(export);
+    switch (export.change()) {
+      case Create -> planCreate(plan);
+      case Update -> planUpdate(plan, found.get(export.currentAnchor()));
+      case Delete -> planDelete(plan, found.get(export.currentAnchor()));
+    }
+    return plan;
+  }
+
+  private void planCreate(Plan plan) {
+    Map<String, String> attributes = plan.export.attributes();
     LdapSettings settings = directory.settings();
     String dn = settings.dnFor(attributes);
     if (dn == null) {
-      return Result.error(
-          null,
-          "MissingDnValue",
-          "the DN template "
-              + settings.dnTemplate()
-              + " needs values for "
-              + settings.dnTemplateAttributes());
+      plan.result =
+          Result.error(
+              null,
+              "MissingDnValue",
+              "the DN template "
+                  + settings.dnTemplate()
+                  + " needs values for "
+                  + settings.dnTemplateAttributes());
+      return;
     }
     Entry entry = new Entry(dn);
     entry.addAttribute("objectClass", settings.objectClasses().toArray(String[]::new));
@@ -100,51 +235,61 @@ public final class LdapExports {
             entry.addAttribute(name, values.toArray(String[]::new));
           }
         });
-    try {
-      directory.add(entry);
-    } catch (LDAPException e) {
-      if (e.getResultCode() != ResultCode.ENTRY_ALREADY_EXISTS) {
-        return Result.ldap(dn, e);
-      }
-      // Sent before by an attempt that did not live to record it: bring it to these values.
-      SearchResultEntry existing = directory.read(dn, requested(attributes));
-      if (existing == null) {
-        return Result.ldap(dn, e);
-      }
-      Result modified = modify(existing, attributes);
-      if (!modified.succeeded()) {
-        return modified;
-      }
-    }
-    SearchResultEntry created = directory.read(dn, anchor);
-    String assigned = created == null ? null : created.getAttributeValue(anchor);
-    return Result.ok(assigned, dn);
+    AddRequest add = new AddRequest(entry);
+    // The directory answers with the anchor it assigned: no read of the new entry.
+    add.addControl(new PostReadRequestControl(anchor));
+    plan.dn = dn;
+    plan.touches(dn);
+    plan.operations.add(add);
   }
 
-  private Result update(String currentAnchor, Map<String, String> attributes) {
+  private void planUpdate(Plan plan, SearchResultEntry entry) {
+    String currentAnchor = plan.export.currentAnchor();
     if (OutboundRule.isProvisional(currentAnchor)) {
-      return Result.error(
-          null,
-          "NotCreated",
-          "the object was never created in the directory (its create export did not succeed)");
+      plan.result =
+          Result.error(
+              null,
+              "NotCreated",
+              "the object was never created in the directory (its create export did not succeed)");
+      return;
     }
-    SearchResultEntry entry = directory.findByAnchor(anchor, currentAnchor, requested(attributes));
     if (entry == null) {
-      return Result.error(
-          null,
-          "LdapNoSuchObject",
-          "LDAP noSuchObject (32): no entry below "
-              + directory.settings().baseDn()
-              + " has "
-              + anchor
-              + "="
-              + currentAnchor);
+      plan.result =
+          Result.error(
+              null,
+              "LdapNoSuchObject",
+              "LDAP noSuchObject (32): no entry below "
+                  + directory.settings().baseDn()
+                  + " has "
+                  + anchor
+                  + "="
+                  + currentAnchor);
+      return;
     }
-    return modify(entry, attributes);
+    planModify(plan, entry);
   }
 
-  private Result modify(SearchResultEntry entry, Map<String, String> attributes) {
+  private void planDelete(Plan plan, SearchResultEntry entry) {
+    String currentAnchor = plan.export.currentAnchor();
+    if (OutboundRule.isProvisional(currentAnchor) || entry == null) {
+      plan.result = Result.ok(currentAnchor, null);
+      return;
+    }
+    plan.dn = entry.getDN();
+    plan.assignedAnchor = currentAnchor;
+    plan.touches(plan.dn);
+    plan.operations.add(new DeleteRequest(plan.dn));
+  }
+
+  /**
+   * The operations that bring {@code entry} to the export's values: a rename when the DN template's
+   * values changed, then a modify of what differs; none when nothing does.
+   */
+  private void planModify(Plan plan, SearchResultEntry entry) {
+    Map<String, String> attributes = plan.export.attributes();
     String dn = entry.getDN();
+    plan.touches(dn);
+    plan.assignedAnchor = entry.getAttributeValue(anchor);
     LdapSettings settings = directory.settings();
     if (settings.dnTemplate() != null) {
       Map<String, String> merged = new HashMap<>();
@@ -165,16 +310,29 @@ public final class LdapExports {
           DN parent = newDn.getParent();
           DN oldParent = new DN(dn).getParent();
           RDN rdn = newDn.getRDN();
-          directory.rename(
-              dn,
-              rdn.toString(),
-              parent != null && !parent.equals(oldParent) ? parent.toString() : null);
+          plan.operations.add(
+              new ModifyDNRequest(
+                  dn,
+                  rdn.toString(),
+                  true,
+                  parent != null && !parent.equals(oldParent) ? parent.toString() : null));
           dn = wanted;
+          plan.touches(dn);
         } catch (LDAPException e) {
-          return Result.ldap(dn, e);
+          plan.dn = dn;
+          plan.result = Result.ldap(dn, e);
+          return;
         }
       }
     }
+    plan.dn = dn;
+    List<Modification> modifications = modifications(entry, attributes);
+    if (!modifications.isEmpty()) {
+      plan.operations.add(new ModifyRequest(dn, modifications));
+    }
+  }
+
+  private List<Modification> modifications(Entry entry, Map<String, String> attributes) {
     List<Modification> modifications = new ArrayList<>();
     attributes.forEach(
         (name, value) -> {
@@ -198,33 +356,147 @@ public final class LdapExports {
                 new Modification(ModificationType.REPLACE, name, desired.toArray(String[]::new)));
           }
         });
-    if (!modifications.isEmpty()) {
-      try {
-        directory.modify(dn, modifications);
-      } catch (LDAPException e) {
-        return Result.ldap(dn, e);
-      }
-    }
-    return Result.ok(entry.getAttributeValue(anchor), dn);
+    return modifications;
   }
 
-  private Result delete(String currentAnchor) {
-    if (OutboundRule.isProvisional(currentAnchor)) {
-      return Result.ok(currentAnchor, null);
-    }
-    SearchResultEntry entry = directory.findByAnchor(anchor, currentAnchor, "1.1");
-    if (entry == null) {
-      return Result.ok(currentAnchor, null);
-    }
-    try {
-      directory.delete(entry.getDN());
-    } catch (LDAPException e) {
-      if (e.getResultCode() == ResultCode.NO_SUCH_OBJECT) {
-        return Result.ok(currentAnchor, entry.getDN());
+  /**
+   * Where a batch's exports from {@code from} on must pause, given the DNs each touches: before the
+   * first export that touches a DN an earlier one of the same run touches (the directory may apply
+   * operations in flight together in any order); at least one export further.
+   */
+  static int conflictFreeEnd(List<Set<String>> touches, int from) {
+    Set<String> touched = new HashSet<>();
+    int to = from;
+    while (to < touches.size()) {
+      for (String dn : touches.get(to)) {
+        if (touched.contains(dn)) {
+          return Math.max(to, from + 1);
+        }
       }
-      return Result.ldap(entry.getDN(), e);
+      touched.addAll(touches.get(to));
+      to++;
     }
-    return Result.ok(currentAnchor, entry.getDN());
+    return to;
+  }
+
+  /** Sends each plan's operations in order, pipelined across plans, and settles every answer. */
+  private void send(List<Plan> plans) {
+    LdapDirectory.Pipeline pipeline = directory.pipeline(WINDOW);
+    while (true) {
+      List<Plan> sending = new ArrayList<>();
+      List<UpdatableLDAPRequest> requests = new ArrayList<>();
+      List<CompletableFuture<LDAPResult>> answers = new ArrayList<>();
+      for (Plan plan : plans) {
+        if (plan.result == null && !plan.operations.isEmpty()) {
+          UpdatableLDAPRequest request = plan.operations.poll();
+          sending.add(plan);
+          requests.add(request);
+          answers.add(pipeline.send(request));
+        }
+      }
+      if (sending.isEmpty()) {
+        break;
+      }
+      pipeline.drain();
+      for (int i = 0; i < sending.size(); i++) {
+        settle(sending.get(i), requests.get(i), answer(answers.get(i)));
+      }
+    }
+    for (Plan plan : plans) {
+      if (plan.result == null) {
+        plan.result = Result.ok(plan.assignedAnchor, plan.dn);
+      }
+    }
+  }
+
+  private static LDAPResult answer(CompletableFuture<LDAPResult> answer) {
+    try {
+      return answer.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The one place where the directory's answer to one of an export's operations becomes the
+   * export's outcome: success (the next operation, or done), the add of an entry that exists
+   * already, a delete of an entry that is gone (done), or that export's LDAP error.
+   */
+  private void settle(Plan plan, UpdatableLDAPRequest request, LDAPResult answer) {
+    ResultCode code = answer.getResultCode();
+    if (code == ResultCode.SUCCESS) {
+      if (request instanceof AddRequest) {
+        plan.assignedAnchor = postReadAnchor(answer);
+      }
+      return;
+    }
+    if (request instanceof AddRequest && code == ResultCode.ENTRY_ALREADY_EXISTS) {
+      alreadyExists(plan, answer);
+      return;
+    }
+    if (request instanceof DeleteRequest && code == ResultCode.NO_SUCH_OBJECT) {
+      return;
+    }
+    plan.operations.clear();
+    plan.result = Result.ldap(dnOf(request), code, answer.getDiagnosticMessage());
+  }
+
+  private static String dnOf(UpdatableLDAPRequest request) {
+    if (request instanceof AddRequest add) {
+      return add.getDN();
+    } else if (request instanceof ModifyRequest modify) {
+      return modify.getDN();
+    } else if (request instanceof ModifyDNRequest rename) {
+      return rename.getDN();
+    }
+    return ((DeleteRequest) request).getDN();
+  }
+
+  /**
+   * An add found its entry: when {@link Export#sentBefore}, the entry an attempt that did not live
+   * to record it created (jimflow's own), else one that was there before the export. Either way it
+   * is brought to the export's values and counts as done.
+   */
+  private void alreadyExists(Plan plan, LDAPResult answer) {
+    SearchResultEntry existing = directory.read(plan.dn, requested(plan.export.attributes()));
+    if (existing == null) {
+      plan.result = Result.ldap(plan.dn, answer.getResultCode(), answer.getDiagnosticMessage());
+      return;
+    }
+    planModify(plan, existing);
+  }
+
+  private String postReadAnchor(LDAPResult answer) {
+    try {
+      PostReadResponseControl control = PostReadResponseControl.get(answer);
+      return control == null ? null : control.getEntry().getAttributeValue(anchor);
+    } catch (LDAPException e) {
+      return null;
+    }
+  }
+
+  /** Created entries whose directory did not answer with their anchor: read it. */
+  private void readMissingAnchors(List<Plan> plans) {
+    for (Plan plan : plans) {
+      if (plan.result.succeeded()
+          && plan.result.anchor() == null
+          && plan.export.change() == ExportChange.Create) {
+        SearchResultEntry created = directory.read(plan.dn, anchor);
+        plan.result =
+            Result.ok(created == null ? null : created.getAttributeValue(anchor), plan.dn);
+      }
+    }
+  }
+
+  private static String normalised(String dn) {
+    try {
+      return new DN(dn).toNormalizedString();
+    } catch (LDAPException e) {
+      return dn.toLowerCase(Locale.ROOT);
+    }
   }
 
   private List<String> values(String name, String value) {

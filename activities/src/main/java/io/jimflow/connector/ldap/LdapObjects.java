@@ -28,6 +28,9 @@ import java.util.Set;
  */
 public final class LdapObjects {
 
+  /** How many reads of changed entries a delta import has in flight at most. */
+  static final int READ_WINDOW = 64;
+
   private final LdapDirectory directory;
   private final String anchor;
   private final List<String> attributes;
@@ -199,15 +202,27 @@ public final class LdapObjects {
 
       @Override
       List<ImportRow> fetch(int size) {
-        List<ImportRow> rows = new ArrayList<>();
-        while (rows.size() < size && !queue.isEmpty()) {
+        // The changed entries of up to a page of changes, read pipelined.
+        List<AccessLogChanges.Change> page = new ArrayList<>();
+        List<String> changed = new ArrayList<>();
+        while (page.size() < size && !queue.isEmpty()) {
           AccessLogChanges.Change change = queue.poll();
+          page.add(change);
+          if (change.deletedAnchor() == null) {
+            changed.add(change.dn());
+          }
+        }
+        List<SearchResultEntry> read =
+            directory.readAllMatching(changed, filter(), READ_WINDOW, requested);
+        List<ImportRow> rows = new ArrayList<>();
+        int next = 0;
+        for (AccessLogChanges.Change change : page) {
           long at = ++position;
           if (change.deletedAnchor() != null) {
             rows.add(ImportRow.deletion(at, change.dn(), change.deletedAnchor()));
             continue;
           }
-          SearchResultEntry entry = directory.readMatching(change.dn(), filter(), requested);
+          SearchResultEntry entry = read.get(next++);
           // Gone again since (added and deleted in one window) or out of the filter's reach.
           if (entry != null) {
             rows.add(row(at, entry));

@@ -17,20 +17,27 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The embedded default's directory: UnboundID's in-memory LDAP server with base DN {@code
  * dc=example,dc=org} and {@code ou=people} below it, a bind account for the Directory connected
- * system, and its entries kept in an LDIF file so they survive a restart (written a moment after a
- * change and on close, read at start).
+ * system, and its entries kept in an LDIF file so they survive a restart (read at start, rewritten
+ * in the background after changes at a bounded rate, and on close).
+ *
+ * <p>The server keeps equality indexes on {@link #INDEXED_ATTRIBUTES}: without them every search
+ * (the export's look-up of an entry by its {@code entryUUID}) reads every entry, and an export
+ * becomes quadratic in the directory's size.
  */
 public final class EmbeddedDirectory implements AutoCloseable {
 
@@ -50,10 +57,28 @@ public final class EmbeddedDirectory implements AutoCloseable {
   /** The password when {@link #PASSWORD_VARIABLE} is unset: for development only. */
   public static final String DEVELOPMENT_PASSWORD = "jimflow-dev-password";
 
+  /**
+   * The attributes with an equality index: the anchor the LDAP connector looks entries up by, the
+   * DN template's {@code uid}, and what operators search the people by (docs/connectors.md).
+   */
+  static final List<String> INDEXED_ATTRIBUTES =
+      List.of("entryUUID", "uid", "cn", "mail", "employeeNumber", "title");
+
+  /** The shortest time between two rewrites of the file. */
+  static final Duration MIN_SAVE_INTERVAL = Duration.ofSeconds(2);
+
+  /**
+   * Between two rewrites the directory waits this many times as long as the last rewrite took: a
+   * large directory (a rewrite blocks its writes) spends at most a tenth of its time saving.
+   */
+  static final int SAVE_PAUSE_FACTOR = 9;
+
   private final InMemoryDirectoryServer server;
   private final Path ldif;
   private final AtomicBoolean dirty = new AtomicBoolean();
   private final ScheduledExecutorService saver;
+  private final AtomicLong saves = new AtomicLong();
+  private volatile long nextSaveNanos;
 
   private EmbeddedDirectory(InMemoryDirectoryServer server, Path ldif) {
     this.server = server;
@@ -65,7 +90,8 @@ public final class EmbeddedDirectory implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    saver.scheduleWithFixedDelay(this::saveIfChanged, 2, 2, TimeUnit.SECONDS);
+    nextSaveNanos = System.nanoTime() + MIN_SAVE_INTERVAL.toNanos();
+    saver.scheduleWithFixedDelay(this::saveWhenDue, 500, 500, TimeUnit.MILLISECONDS);
   }
 
   /** The bind password: {@link #PASSWORD_VARIABLE}, or the development default. */
@@ -112,6 +138,7 @@ public final class EmbeddedDirectory implements AutoCloseable {
           InMemoryListenerConfig.createLDAPConfig("ldap", address, port, null));
       Holder holder = new Holder();
       config.addInMemoryOperationInterceptor(holder);
+      config.setEqualityIndexAttributes(INDEXED_ATTRIBUTES);
       InMemoryDirectoryServer server = new InMemoryDirectoryServer(config);
       if (Files.isRegularFile(ldif)) {
         server.importFromLDIF(true, ldif.toFile());
@@ -154,10 +181,35 @@ public final class EmbeddedDirectory implements AutoCloseable {
     return ldif;
   }
 
+  /** How many times the file was rewritten since the start (for tests). */
+  long saves() {
+    return saves.get();
+  }
+
+  private void saveWhenDue() {
+    long now = System.nanoTime();
+    if (now - nextSaveNanos < 0 || !dirty.get()) {
+      return;
+    }
+    saveIfChanged();
+    nextSaveNanos =
+        System.nanoTime() + pauseAfterSave(Duration.ofNanos(System.nanoTime() - now)).toNanos();
+  }
+
+  /**
+   * How long the directory waits after a rewrite of {@code took} before the next one: {@link
+   * #SAVE_PAUSE_FACTOR} times as long, at least {@link #MIN_SAVE_INTERVAL}.
+   */
+  static Duration pauseAfterSave(Duration took) {
+    Duration pause = took.multipliedBy(SAVE_PAUSE_FACTOR);
+    return pause.compareTo(MIN_SAVE_INTERVAL) < 0 ? MIN_SAVE_INTERVAL : pause;
+  }
+
   private void saveIfChanged() {
     if (dirty.getAndSet(false)) {
       try {
         save();
+        saves.incrementAndGet();
       } catch (RuntimeException | IOException | LDAPException e) {
         dirty.set(true);
         log.warn("the embedded directory could not be saved to {}: {}", ldif, e.getMessage());
