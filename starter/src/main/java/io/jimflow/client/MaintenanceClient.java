@@ -18,6 +18,7 @@ import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import java.util.UUID;
 
@@ -136,6 +137,9 @@ public final class MaintenanceClient {
       return workflows.newUntypedWorkflowStub(workflowId).getResult(type);
     } catch (WorkflowFailedException e) {
       Throwable cause = e.getCause();
+      if (cause instanceof ActivityFailure activity && activity.getCause() != null) {
+        cause = activity.getCause(); // the activity's own reason, without the wrapper's
+      }
       String message =
           cause instanceof ApplicationFailure a ? a.getOriginalMessage() : String.valueOf(cause);
       throw new MaintenanceFailedException(workflowId, message);

@@ -1,10 +1,19 @@
 package io.jimflow.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.jimflow.client.MaintenanceClient;
+import io.jimflow.client.WorkItemClient;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.TemporalCli;
+import io.jimflow.workitem.WorkItemSpec;
+import io.jimflow.workitem.WorkItemState;
+import io.jimflow.workitem.WorkItemView;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -72,6 +82,7 @@ class DevModeIT {
       Instant beat = HeartbeatFiles.awaitRewritten(heartbeat, Duration.ofSeconds(60));
       assertThat(Duration.between(beat, Instant.now())).isLessThan(Duration.ofSeconds(30));
       assertThat(Files.exists(home.resolve("data/temporal.db"))).isTrue();
+      payloadsCannotReachBeyondTheDevRoots(home);
 
       second =
           startDev(
@@ -99,6 +110,65 @@ class DevModeIT {
       if (second != null) {
         second.destroyForcibly();
       }
+    }
+  }
+
+  /**
+   * In dev the shipped kinds run below data/work-items only, and example data goes below data/
+   * only: a line-count item whose resultPath lies elsewhere ends in Error naming it, a generation
+   * into another folder fails; neither writes anything.
+   */
+  private static void payloadsCannotReachBeyondTheDevRoots(Path home) throws Exception {
+    Path outside = Files.createDirectories(home.resolve("outside"));
+    Path numbers = home.resolve("data/work-items/numbers.txt");
+    Files.writeString(numbers, "1\n2\n3\n");
+    WorkflowServiceStubs stubs =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:7233").build());
+    try {
+      WorkflowClient client = WorkflowClient.newInstance(stubs);
+      WorkItemClient items = new WorkItemClient(client);
+      Path hostile = outside.resolve("step.sh");
+      String bad = UUID.randomUUID().toString();
+      items.schedule(
+          WorkItemSpec.of(
+                  bad,
+                  "line-count",
+                  "{\"path\":\"" + numbers + "\",\"resultPath\":\"" + hostile + "\"}",
+                  Instant.now())
+              .withRestarts(0, Duration.ofSeconds(1)));
+      String good = UUID.randomUUID().toString();
+      Path result = home.resolve("data/work-items/result.jsonl");
+      items.schedule(
+          WorkItemSpec.of(
+              good,
+              "line-count",
+              "{\"path\":\"" + numbers + "\",\"resultPath\":\"" + result + "\"}",
+              Instant.now()));
+
+      WorkItemView refused =
+          client.newUntypedWorkflowStub(bad).getResult(60, TimeUnit.SECONDS, WorkItemView.class);
+      WorkItemView counted =
+          client.newUntypedWorkflowStub(good).getResult(60, TimeUnit.SECONDS, WorkItemView.class);
+
+      assertThat(refused.state()).isEqualTo(WorkItemState.Error);
+      assertThat(refused.log())
+          .anyMatch(
+              t ->
+                  t.to() == WorkItemState.Error
+                      && t.note() != null
+                      && t.note().contains("resultPath '" + hostile + "' is outside"));
+      assertThat(counted.state()).isEqualTo(WorkItemState.Finished);
+      assertThat(Files.readString(result)).contains("\"lines\":3");
+
+      MaintenanceClient maintenance = new MaintenanceClient(client);
+      Path csv = outside.resolve("hr.csv");
+      String generation = maintenance.startDataGeneration(5, csv.toString(), 1L, null);
+      assertThatThrownBy(() -> maintenance.awaitDataGeneration(generation))
+          .hasMessageContaining("outFile '" + csv + "' is outside the data directory");
+      assertThat(outside).isEmptyDirectory();
+    } finally {
+      stubs.shutdownNow();
     }
   }
 

@@ -216,7 +216,12 @@ class PackageDependenciesTest {
 
   @Test
   void exampleDataIsWrittenWithoutHelp() {
-    mayUse(ACTIVITIES, "exampledata");
+    mayUse(ACTIVITIES, "exampledata", "files");
+  }
+
+  @Test
+  void fileRootsStandAlone() {
+    mayUse(ACTIVITIES, "files");
   }
 
   @Test
@@ -226,7 +231,7 @@ class PackageDependenciesTest {
 
   @Test
   void workItemKindsPlugIntoTheWorkItemActivities() {
-    mayUse(ACTIVITIES, "workitem.kinds", "workitem");
+    mayUse(ACTIVITIES, "workitem.kinds", "workitem", "files");
   }
 
   // starter
@@ -346,6 +351,7 @@ class PackageDependenciesTest {
             "dataplane",
             "dataplane.config",
             "exampledata",
+            "files",
             "maintenance",
             "resource",
             "runrecords",
