@@ -10,6 +10,7 @@ import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.common.converter.EncodingKeys;
 import io.temporal.payload.codec.ChainCodec;
 import io.temporal.payload.codec.PayloadCodec;
+import io.temporal.payload.codec.PayloadCodecException;
 import io.temporal.payload.context.SerializationContext;
 import io.temporal.worker.WorkflowImplementationOptions;
 import io.temporal.workflow.Workflow;
@@ -79,7 +80,10 @@ public final class JimflowDataConverter implements DataConverter {
       return delegate.fromPayloads(content, parameterTypes, genericParameterTypes);
     } catch (UnreadablePayloadException e) {
       throw e;
-    } catch (DataConverterException e) {
+    } catch (DataConverterException | PayloadCodecException e) {
+      // A payload under a key this worker lacks, or altered, is unreadable like a malformed one:
+      // the signal alone is dropped, the update rejected, a start fails its execution - never a
+      // workflow task retried for ever.
       throw unreadable(content, parameterTypes, genericParameterTypes, e);
     }
   }
@@ -88,12 +92,12 @@ public final class JimflowDataConverter implements DataConverter {
       Optional<Payloads> content,
       Class<?>[] parameterTypes,
       Type[] genericParameterTypes,
-      DataConverterException failure) {
+      RuntimeException failure) {
     int index = 0;
     for (int i = 0; i < parameterTypes.length; i++) {
       try {
         delegate.fromPayloads(i, content, parameterTypes[i], genericParameterTypes[i]);
-      } catch (DataConverterException e) {
+      } catch (DataConverterException | PayloadCodecException e) {
         index = i;
         break;
       }
