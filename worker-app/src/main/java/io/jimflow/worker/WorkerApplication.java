@@ -58,6 +58,11 @@ public class WorkerApplication {
       // The Directory's ${secret:directory-password} falls back to the embedded directory's
       // development password, as the banner says.
       springArgs.add("--jimflow.dev-mode=true");
+      // A developer's own machine: the worker's port (health, metrics, the codec server that
+      // decrypts for whoever asks) is reachable from this machine only.
+      if (!hasSetting(args, "--server.address=", "SERVER_ADDRESS")) {
+        springArgs.add("--server.address=127.0.0.1");
+      }
       // A developer's own machine: health shows its components without a token.
       springArgs.add("--management.endpoint.health.show-details=always");
       // A developer's own machine: `jimflow systems clear/delete` work out of the box there.

@@ -77,6 +77,10 @@ class DevModeIT {
           .contains("\"workersStarted\":true");
       // The UI decodes payloads through the worker's codec server.
       assertThat(firstBanner).contains("Codec server     http://localhost:8080/codec");
+      assertThat(listeningAddresses(8080))
+          .as("the worker's port (and its codec server) listens on loopback only")
+          .isNotEmpty()
+          .allMatch(a -> a.equals("127.0.0.1") || a.equals("::1"));
       assertThat(body("http://localhost:8233/api/v1/settings"))
           .contains("http://localhost:8080/codec");
       Instant beat = HeartbeatFiles.awaitRewritten(heartbeat, Duration.ofSeconds(60));
@@ -170,6 +174,47 @@ class DevModeIT {
     } finally {
       stubs.shutdownNow();
     }
+  }
+
+  /**
+   * The local addresses of the IPv4 and IPv6 sockets listening on {@code port}, from the kernel's
+   * table (no connection is made).
+   */
+  private static List<String> listeningAddresses(int port) throws IOException {
+    List<String> addresses = new java.util.ArrayList<>();
+    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      Path file = Path.of(table);
+      if (!Files.exists(file)) {
+        continue;
+      }
+      for (String line : Files.readAllLines(file).subList(1, Files.readAllLines(file).size())) {
+        String[] f = line.strip().split("\\s+");
+        String[] local = f[1].split(":");
+        boolean listening = f[3].equals("0A");
+        if (listening && Integer.parseInt(local[1], 16) == port) {
+          addresses.add(decode(local[0]));
+        }
+      }
+    }
+    return addresses;
+  }
+
+  /** A /proc/net address: IPv4 as little-endian hex, IPv6 as four little-endian words. */
+  private static String decode(String hex) {
+    if (hex.length() == 8) {
+      long v = Long.parseLong(hex, 16);
+      return (v & 0xff) + "." + ((v >> 8) & 0xff) + "." + ((v >> 16) & 0xff) + "." + (v >> 24);
+    }
+    if (hex.equals("00000000000000000000000000000000")) {
+      return "::";
+    }
+    if (hex.equals("0000000000000000FFFF00000100007F")) {
+      return "127.0.0.1"; // IPv4-mapped loopback
+    }
+    if (hex.equals("00000000000000000000000001000000")) {
+      return "::1";
+    }
+    return hex;
   }
 
   private static Process startDev(Path projectHome, Path cli, Path home, Path heartbeat, Path log)

@@ -154,6 +154,34 @@ class AesGcmPayloadCodecTest {
   }
 
   @Test
+  void aWorkerWithKeysRefusesArgumentsThatAreNotEncryptedButReadsItsOwn() {
+    Payload plain = PayloadEncryption.off().dataConverter().toPayload("forged").get();
+    DataConverter worker = PayloadEncryption.with(keyring(NEW)).workerDataConverter();
+    Payload own = worker.toPayload("own").get();
+
+    assertThatThrownBy(
+            () ->
+                worker.fromPayloads(
+                    Optional.of(Payloads.newBuilder().addPayloads(plain).build()),
+                    new Class<?>[] {String.class},
+                    new Type[] {String.class}))
+        .isExactlyInstanceOf(UnreadablePayloadException.class)
+        .hasMessageContaining("refused its input: it is not encrypted");
+    assertThat(
+            worker.fromPayloads(
+                Optional.of(Payloads.newBuilder().addPayloads(own).build()),
+                new Class<?>[] {String.class},
+                new Type[] {String.class}))
+        .containsExactly("own");
+    assertThat(
+            PayloadEncryption.with(keyring(NEW))
+                .dataConverter()
+                .fromPayload(plain, String.class, String.class))
+        .as("the CLI and codec server still read what was written before encryption")
+        .isEqualTo("forged");
+  }
+
+  @Test
   void withoutKeysTheConverterWritesWhatTheDefaultConverterWrites() {
     DataConverter converter = PayloadEncryption.off().dataConverter();
     RuntimeException error = ApplicationFailure.newFailure("plain message", "X");
