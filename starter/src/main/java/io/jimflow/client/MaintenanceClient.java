@@ -81,7 +81,8 @@ public final class MaintenanceClient {
    * Starts generating example data on a worker; its progress shows as the activity's heartbeat
    * details in the Temporal UI.
    *
-   * @param outFile relative to the worker's jimflow home unless absolute
+   * @param outFile relative to the worker's jimflow home unless absolute; the worker writes only
+   *     below its data directory and fails the workflow otherwise
    * @param seed null for a random one
    */
   public String startDataGeneration(int people, String outFile, Long seed, Initiator initiator) {
