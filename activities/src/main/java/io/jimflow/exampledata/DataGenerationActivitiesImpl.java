@@ -1,11 +1,13 @@
 package io.jimflow.exampledata;
 
+import io.jimflow.files.FileRoots;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,15 +17,17 @@ import java.util.Optional;
 public final class DataGenerationActivitiesImpl implements DataGenerationActivities {
 
   private final Optional<ExampleDataWriter> generator;
-  private final Path home;
+  private final FileRoots dataDirectory;
 
   /**
    * @param generator absent in a worker without one: every request then fails non-retryably
-   * @param home what relative output paths are resolved against
+   * @param home what relative output paths are resolved against; files are written only below its
+   *     {@code data} folder
    */
   public DataGenerationActivitiesImpl(Optional<ExampleDataWriter> generator, Path home) {
     this.generator = generator;
-    this.home = home;
+    Path base = home.toAbsolutePath().normalize();
+    this.dataDirectory = new FileRoots(List.of(base.resolve("data")), "data directory", base);
   }
 
   @Override
@@ -34,13 +38,25 @@ public final class DataGenerationActivitiesImpl implements DataGenerationActivit
                 ApplicationFailure.newNonRetryableFailure(
                     "this worker has no example data generator", NO_GENERATOR));
     ActivityExecutionContext context = Activity.getExecutionContext();
-    Path out = home.resolve(request.outFile()).toAbsolutePath().normalize();
+    if (request.people() < 1 || request.people() > DataGenerationWorkflow.MAX_PEOPLE) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "people must be between 1 and "
+              + DataGenerationWorkflow.MAX_PEOPLE
+              + ", not "
+              + request.people(),
+          BAD_REQUEST);
+    }
+    // Below the data directory only, also after links are resolved; nothing has been written
+    // when this refuses.
+    Path out;
+    try {
+      out = dataDirectory.creatable("example data", "outFile", request.outFile());
+    } catch (IllegalArgumentException refused) {
+      throw ApplicationFailure.newNonRetryableFailure(refused.getMessage(), BAD_REQUEST);
+    }
     long total = request.people();
     context.heartbeat(new Progress(0, total));
     try {
-      if (out.getParent() != null) {
-        java.nio.file.Files.createDirectories(out.getParent());
-      }
       long written =
           writer.generate(
               request.people(),

@@ -24,4 +24,9 @@ public class ResourceActivitiesImpl implements ResourceActivities {
   public void request(ResourceRequest request) {
     Resources.deliver(Activity.getExecutionContext().getWorkflowClient(), request);
   }
+
+  @Override
+  public boolean stillClaims(ResourceClaim claim) {
+    return Resources.stillClaims(Activity.getExecutionContext().getWorkflowClient(), claim);
+  }
 }

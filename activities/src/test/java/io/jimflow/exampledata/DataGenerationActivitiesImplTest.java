@@ -103,7 +103,9 @@ class DataGenerationActivitiesImplTest {
                 catchThrowableOfType(
                     RuntimeException.class,
                     () ->
-                        stub().generate(new DataGenerationInput(1_000_000, "big.csv", 1L, null))));
+                        stub()
+                            .generate(
+                                new DataGenerationInput(1_000_000, "data/big.csv", 1L, null))));
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (heartbeats.size() < 2 && System.nanoTime() < deadline) {
       Thread.sleep(50);
@@ -115,6 +117,39 @@ class DataGenerationActivitiesImplTest {
         .as("ended by cancellation: %s", failure)
         .isTrue();
     assertThat(heartbeats.get(heartbeats.size() - 1).written()).isLessThan(1_000_000);
+  }
+
+  @Test
+  void anOutputFileOutsideTheDataDirectoryFailsWithoutRetryAndWritesNothing(@TempDir Path elsewhere)
+      throws Exception {
+    Files.createDirectories(home.resolve("data"));
+    Files.createSymbolicLink(home.resolve("data/link"), elsewhere);
+    env.registerActivitiesImplementations(
+        new DataGenerationActivitiesImpl(Optional.of(lines(0)), home));
+
+    for (String hostile :
+        List.of(
+            elsewhere.resolve("hr.csv").toString(),
+            "x.csv",
+            "data/../config/connected-systems.yaml",
+            "data/link/hr.csv",
+            "data/link/sub/hr.csv",
+            "data")) {
+      RuntimeException failure =
+          catchThrowableOfType(
+              RuntimeException.class,
+              () -> stub().generate(new DataGenerationInput(10, hostile, 1L, null)));
+      assertThat(failure.getCause())
+          .as(hostile)
+          .isInstanceOf(ApplicationFailure.class)
+          .hasMessageContaining("outFile '" + hostile + "'");
+    }
+    assertThat(heartbeats).as("nothing was started").isEmpty();
+    try (var left = Files.walk(elsewhere)) {
+      assertThat(left.filter(p -> !p.equals(elsewhere)).toList()).isEmpty();
+    }
+    assertThat(home.resolve("x.csv")).doesNotExist();
+    assertThat(home.resolve("config")).doesNotExist();
   }
 
   @Test

@@ -119,8 +119,10 @@ class MaintenanceWorkflowsTest {
         ClearConnectedSystemWorkflowImpl.class,
         DeleteConnectedSystemWorkflowImpl.class);
     worker.registerActivitiesImplementations(activities, new ResourceActivitiesImpl(runProfiles()));
-    JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES)
-        .registerWorkflowImplementationTypes(ResourceLockWorkflowImpl.class);
+    Worker locks = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
+    locks.registerWorkflowImplementationTypes(ResourceLockWorkflowImpl.class);
+    // As on a worker: the locks ask claimants through the resource activities of their queue.
+    locks.registerActivitiesImplementations(new ResourceActivitiesImpl(runProfiles()));
     env.start();
   }
 

@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
       "Writes N generated people as the HR System's CSV file (streams: any N, little memory).",
       "The same --seed and --people always give the same file.",
       "With --on-worker a worker writes it (as a workflow: progress in the Temporal UI); --out is",
-      "then relative to the worker's jimflow home."
+      "then relative to the worker's jimflow home and must lie below its data/ folder."
     },
     mixinStandardHelpOptions = true)
 public class DataGenerateCommand implements Callable<Integer> {

@@ -18,6 +18,7 @@ import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import java.util.UUID;
 
@@ -80,7 +81,8 @@ public final class MaintenanceClient {
    * Starts generating example data on a worker; its progress shows as the activity's heartbeat
    * details in the Temporal UI.
    *
-   * @param outFile relative to the worker's jimflow home unless absolute
+   * @param outFile relative to the worker's jimflow home unless absolute; the worker writes only
+   *     below its data directory and fails the workflow otherwise
    * @param seed null for a random one
    */
   public String startDataGeneration(int people, String outFile, Long seed, Initiator initiator) {
@@ -136,6 +138,9 @@ public final class MaintenanceClient {
       return workflows.newUntypedWorkflowStub(workflowId).getResult(type);
     } catch (WorkflowFailedException e) {
       Throwable cause = e.getCause();
+      if (cause instanceof ActivityFailure activity && activity.getCause() != null) {
+        cause = activity.getCause(); // the activity's own reason, without the wrapper's
+      }
       String message =
           cause instanceof ApplicationFailure a ? a.getOriginalMessage() : String.valueOf(cause);
       throw new MaintenanceFailedException(workflowId, message);

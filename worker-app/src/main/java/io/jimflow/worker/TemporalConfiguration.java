@@ -30,6 +30,7 @@ public class TemporalConfiguration {
 
   @Bean
   public DataConverter mainDataConverter(PayloadEncryption encryption) {
-    return encryption.dataConverter();
+    // With keys, inputs, signals and updates that are not encrypted are refused.
+    return encryption.workerDataConverter();
   }
 }

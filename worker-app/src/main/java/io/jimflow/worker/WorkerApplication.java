@@ -1,9 +1,13 @@
 package io.jimflow.worker;
 
+import io.jimflow.config.JimflowHome;
 import io.jimflow.worker.dev.DevMode;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.DevServerException;
 import io.jimflow.worker.dev.DirectoryServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -54,6 +58,11 @@ public class WorkerApplication {
       // The Directory's ${secret:directory-password} falls back to the embedded directory's
       // development password, as the banner says.
       springArgs.add("--jimflow.dev-mode=true");
+      // A developer's own machine: the worker's port (health, metrics, the codec server that
+      // decrypts for whoever asks) is reachable from this machine only.
+      if (!hasSetting(args, "--server.address=", "SERVER_ADDRESS")) {
+        springArgs.add("--server.address=127.0.0.1");
+      }
       // A developer's own machine: health shows its components without a token.
       springArgs.add("--management.endpoint.health.show-details=always");
       // A developer's own machine: `jimflow systems clear/delete` work out of the box there.
@@ -62,6 +71,14 @@ public class WorkerApplication {
           "--jimflow.maintenance.destructive-tasks-enabled=",
           "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED")) {
         springArgs.add("--jimflow.maintenance.destructive-tasks-enabled=true");
+      }
+      // A developer's own machine: the shipped work item kinds, reading and writing only below
+      // data/work-items.
+      if (!hasSetting(args, "--jimflow.work-items.demo-kinds=", "JIMFLOW_WORK_ITEMS_DEMO_KINDS")) {
+        springArgs.add("--jimflow.work-items.demo-kinds=true");
+      }
+      if (!hasSetting(args, "--jimflow.work-items.roots=", "JIMFLOW_WORK_ITEMS_ROOTS")) {
+        springArgs.add("--jimflow.work-items.roots=" + devWorkItemRoot());
       }
       devMode = dev;
       app.addListeners((ApplicationReadyEvent ready) -> printDevBanner(dev, ready));
@@ -112,6 +129,17 @@ public class WorkerApplication {
             stopper.start();
           });
     }
+  }
+
+  /** {@code data/work-items} of the jimflow home, created if missing. */
+  private static Path devWorkItemRoot() {
+    Path root = JimflowHome.dir().resolve("data").resolve("work-items");
+    try {
+      Files.createDirectories(root);
+    } catch (IOException e) {
+      System.err.println("jimflow dev: cannot create " + root + ": " + e.getMessage());
+    }
+    return root;
   }
 
   /** Before Spring configures logging, logback's default would print the SDK's debug lines. */

@@ -1,10 +1,19 @@
 package io.jimflow.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.jimflow.client.MaintenanceClient;
+import io.jimflow.client.WorkItemClient;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.TemporalCli;
+import io.jimflow.workitem.WorkItemSpec;
+import io.jimflow.workitem.WorkItemState;
+import io.jimflow.workitem.WorkItemView;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,11 +77,16 @@ class DevModeIT {
           .contains("\"workersStarted\":true");
       // The UI decodes payloads through the worker's codec server.
       assertThat(firstBanner).contains("Codec server     http://localhost:8080/codec");
+      assertThat(listeningAddresses(8080))
+          .as("the worker's port (and its codec server) listens on loopback only")
+          .isNotEmpty()
+          .allMatch(a -> a.equals("127.0.0.1") || a.equals("::1"));
       assertThat(body("http://localhost:8233/api/v1/settings"))
           .contains("http://localhost:8080/codec");
       Instant beat = HeartbeatFiles.awaitRewritten(heartbeat, Duration.ofSeconds(60));
       assertThat(Duration.between(beat, Instant.now())).isLessThan(Duration.ofSeconds(30));
       assertThat(Files.exists(home.resolve("data/temporal.db"))).isTrue();
+      payloadsCannotReachBeyondTheDevRoots(home);
 
       second =
           startDev(
@@ -100,6 +115,106 @@ class DevModeIT {
         second.destroyForcibly();
       }
     }
+  }
+
+  /**
+   * In dev the shipped kinds run below data/work-items only, and example data goes below data/
+   * only: a line-count item whose resultPath lies elsewhere ends in Error naming it, a generation
+   * into another folder fails; neither writes anything.
+   */
+  private static void payloadsCannotReachBeyondTheDevRoots(Path home) throws Exception {
+    Path outside = Files.createDirectories(home.resolve("outside"));
+    Path numbers = home.resolve("data/work-items/numbers.txt");
+    Files.writeString(numbers, "1\n2\n3\n");
+    WorkflowServiceStubs stubs =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:7233").build());
+    try {
+      WorkflowClient client = WorkflowClient.newInstance(stubs);
+      WorkItemClient items = new WorkItemClient(client);
+      Path hostile = outside.resolve("step.sh");
+      String bad = UUID.randomUUID().toString();
+      items.schedule(
+          WorkItemSpec.of(
+                  bad,
+                  "line-count",
+                  "{\"path\":\"" + numbers + "\",\"resultPath\":\"" + hostile + "\"}",
+                  Instant.now())
+              .withRestarts(0, Duration.ofSeconds(1)));
+      String good = UUID.randomUUID().toString();
+      Path result = home.resolve("data/work-items/result.jsonl");
+      items.schedule(
+          WorkItemSpec.of(
+              good,
+              "line-count",
+              "{\"path\":\"" + numbers + "\",\"resultPath\":\"" + result + "\"}",
+              Instant.now()));
+
+      WorkItemView refused =
+          client.newUntypedWorkflowStub(bad).getResult(60, TimeUnit.SECONDS, WorkItemView.class);
+      WorkItemView counted =
+          client.newUntypedWorkflowStub(good).getResult(60, TimeUnit.SECONDS, WorkItemView.class);
+
+      assertThat(refused.state()).isEqualTo(WorkItemState.Error);
+      assertThat(refused.log())
+          .anyMatch(
+              t ->
+                  t.to() == WorkItemState.Error
+                      && t.note() != null
+                      && t.note().contains("resultPath '" + hostile + "' is outside"));
+      assertThat(counted.state()).isEqualTo(WorkItemState.Finished);
+      assertThat(Files.readString(result)).contains("\"lines\":3");
+
+      MaintenanceClient maintenance = new MaintenanceClient(client);
+      Path csv = outside.resolve("hr.csv");
+      String generation = maintenance.startDataGeneration(5, csv.toString(), 1L, null);
+      assertThatThrownBy(() -> maintenance.awaitDataGeneration(generation))
+          .hasMessageContaining("outFile '" + csv + "' is outside the data directory");
+      assertThat(outside).isEmptyDirectory();
+    } finally {
+      stubs.shutdownNow();
+    }
+  }
+
+  /**
+   * The local addresses of the IPv4 and IPv6 sockets listening on {@code port}, from the kernel's
+   * table (no connection is made).
+   */
+  private static List<String> listeningAddresses(int port) throws IOException {
+    List<String> addresses = new java.util.ArrayList<>();
+    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      Path file = Path.of(table);
+      if (!Files.exists(file)) {
+        continue;
+      }
+      for (String line : Files.readAllLines(file).subList(1, Files.readAllLines(file).size())) {
+        String[] f = line.strip().split("\\s+");
+        String[] local = f[1].split(":");
+        boolean listening = f[3].equals("0A");
+        if (listening && Integer.parseInt(local[1], 16) == port) {
+          addresses.add(decode(local[0]));
+        }
+      }
+    }
+    return addresses;
+  }
+
+  /** A /proc/net address: IPv4 as little-endian hex, IPv6 as four little-endian words. */
+  private static String decode(String hex) {
+    if (hex.length() == 8) {
+      long v = Long.parseLong(hex, 16);
+      return (v & 0xff) + "." + ((v >> 8) & 0xff) + "." + ((v >> 16) & 0xff) + "." + (v >> 24);
+    }
+    if (hex.equals("00000000000000000000000000000000")) {
+      return "::";
+    }
+    if (hex.equals("0000000000000000FFFF00000100007F")) {
+      return "127.0.0.1"; // IPv4-mapped loopback
+    }
+    if (hex.equals("00000000000000000000000001000000")) {
+      return "::1";
+    }
+    return hex;
   }
 
   private static Process startDev(Path projectHome, Path cli, Path home, Path heartbeat, Path log)

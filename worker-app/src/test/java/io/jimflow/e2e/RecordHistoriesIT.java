@@ -214,7 +214,7 @@ class RecordHistoriesIT {
             .put("pauseMillis", 100)
             .put("resultPath", dir.resolve("results.jsonl").toString())
             .toString();
-    String guid = "histories-item-" + stamp;
+    String guid = java.util.UUID.randomUUID().toString();
     items.schedule(
         WorkItemSpec.of(guid, "line-count", state, Instant.now().plus(Duration.ofHours(1)))
             .withHeartbeatTimeout(Duration.ofSeconds(20)));
@@ -256,6 +256,10 @@ class RecordHistoriesIT {
         "JIMFLOW_STORE_URL",
         "jdbc:h2:file:" + dir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE",
         "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
+        dir.toString(),
+        "JIMFLOW_WORK_ITEMS_DEMO_KINDS",
+        "true",
+        "JIMFLOW_WORK_ITEMS_ROOTS",
         dir.toString(),
         "JIMFLOW_WORK_ITEMS_WATCH_INTERVAL",
         "500ms",

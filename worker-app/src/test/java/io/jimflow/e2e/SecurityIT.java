@@ -3,6 +3,7 @@ package io.jimflow.e2e;
 import static io.jimflow.e2e.ManualExecutions.TESTER;
 import static java.net.http.HttpResponse.BodyHandlers.ofString;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jimflow.client.JimflowClient;
 import io.jimflow.common.TaskQueues;
@@ -20,6 +21,7 @@ import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.converter.DefaultDataConverter;
 import java.io.IOException;
@@ -107,15 +109,17 @@ class SecurityIT {
                     + "{\"program\":\"daemon.sh\"}]}}}}"));
   }
 
-  /** Started with `temporal workflow start`, without the keys: the input is plain JSON. */
+  /**
+   * Started with `temporal workflow start`, without the keys: the input is plain JSON, which a
+   * worker with payload keys refuses before anything runs.
+   */
   @Test
-  void aForgedExecutionNamingAProgramOffTheAllowListRunsNothing(E2eEnvironment env)
+  void aForgedExecutionWithoutTheKeysFailsUnreadAndRunsNothing(E2eEnvironment env)
       throws Exception {
     ScheduleDefinition forged =
         definition(
             "forged",
-            step(0, "shell", "/bin/sh", List.of("-c", "touch '" + marker + "'"), Map.of()),
-            step(0, "not listed", "touch.sh", List.of(), Map.of()));
+            step(0, "shell", "/bin/sh", List.of("-c", "touch '" + marker + "'"), Map.of()));
     String input =
         DefaultDataConverter.STANDARD_INSTANCE
             .toPayload(new ScheduleExecutionInput(forged, TESTER, TriggerKind.Manual, null))
@@ -135,6 +139,24 @@ class SecurityIT {
         id,
         "--input",
         input);
+
+    WorkflowStub stub = client(env).newUntypedWorkflowStub(id, Optional.empty(), Optional.empty());
+    assertThatThrownBy(() -> stub.getResult(120, TimeUnit.SECONDS, Object.class))
+        .isInstanceOf(WorkflowFailedException.class)
+        .cause()
+        .hasMessageContaining("Workflow ScheduleExecution refused its input: it is not encrypted");
+    assertThat(marker).doesNotExist();
+  }
+
+  /** Even with the keys (an operator's client), a forged definition runs nothing off the list. */
+  @Test
+  void aForgedExecutionNamingAProgramOffTheAllowListRunsNothing(E2eEnvironment env) {
+    String id =
+        start(
+            client(env),
+            "forged-with-keys",
+            step(0, "shell", "/bin/sh", List.of("-c", "touch '" + marker + "'"), Map.of()),
+            step(0, "not listed", "touch.sh", List.of(), Map.of()));
     ExecutionProgress result = await(env, id);
 
     assertThat(result.steps())

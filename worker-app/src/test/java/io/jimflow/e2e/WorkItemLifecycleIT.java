@@ -34,6 +34,9 @@ class WorkItemLifecycleIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int LINES = 60_000;
+  // The shipped kinds take UUID guids only.
+  private static final String COUNT_SHUTDOWN = "c0000000-0000-4000-8000-000000000001";
+  private static final String COUNT_CRASH = "c0000000-0000-4000-8000-000000000002";
 
   @Test
   void aGracefulShutdownEndsTheItemShutdownConfirmedAndItsRestartContinuesFromTheSavedOffset(
@@ -43,23 +46,23 @@ class WorkItemLifecycleIT {
     Path dir = env.newDirectory("items-shutdown");
     Path data = lines(dir);
     Path results = dir.resolve("results.jsonl");
-    WorkerProcess first = env.startWorker("items-a", workerEnv(namespace));
+    WorkerProcess first = env.startWorker("items-a", workerEnv(namespace, dir));
 
     items.schedule(
-        WorkItemSpec.of("count-shutdown", "line-count", state(data, results), Instant.now())
+        WorkItemSpec.of(COUNT_SHUTDOWN, "line-count", state(data, results), Instant.now())
             .withHeartbeatTimeout(Duration.ofSeconds(20)));
-    await(items, "count-shutdown", v -> v.state() == WorkItemState.Running, Duration.ofSeconds(60));
+    await(items, COUNT_SHUTDOWN, v -> v.state() == WorkItemState.Running, Duration.ofSeconds(60));
     PendingHeartbeats.await(
         env.client(namespace),
-        "count-shutdown",
+        COUNT_SHUTDOWN,
         RunCheckpoint.class,
         c -> c.stateJson() != null,
         "a saved checkpoint",
         Duration.ofSeconds(60));
     assertThat(first.terminate(Duration.ofSeconds(60))).as(first.logTail(40)).isNotEqualTo(-1);
-    env.startWorker("items-b", workerEnv(namespace));
+    env.startWorker("items-b", workerEnv(namespace, dir));
 
-    WorkItemView end = result(env.client(namespace), "count-shutdown");
+    WorkItemView end = result(env.client(namespace), COUNT_SHUTDOWN);
 
     assertThat(states(end))
         .containsSubsequence(
@@ -89,7 +92,7 @@ class WorkItemLifecycleIT {
         .singleElement()
         .satisfies(
             i -> {
-              assertThat(i.guid()).isEqualTo("count-shutdown");
+              assertThat(i.guid()).isEqualTo(COUNT_SHUTDOWN);
               assertThat(i.status()).isEqualTo("Completed");
             });
     assertThat(items.list(WorkItemState.Running, null)).isEmpty();
@@ -103,23 +106,23 @@ class WorkItemLifecycleIT {
     Path dir = env.newDirectory("items-crash");
     Path data = lines(dir);
     Path results = dir.resolve("results.jsonl");
-    WorkerProcess first = env.startWorker("items-crash-a", workerEnv(namespace));
+    WorkerProcess first = env.startWorker("items-crash-a", workerEnv(namespace, dir));
 
     items.schedule(
-        WorkItemSpec.of("count-crash", "line-count", state(data, results), Instant.now())
+        WorkItemSpec.of(COUNT_CRASH, "line-count", state(data, results), Instant.now())
             .withHeartbeatTimeout(Duration.ofSeconds(5)));
-    await(items, "count-crash", v -> v.state() == WorkItemState.Running, Duration.ofSeconds(60));
+    await(items, COUNT_CRASH, v -> v.state() == WorkItemState.Running, Duration.ofSeconds(60));
     PendingHeartbeats.await(
         env.client(namespace),
-        "count-crash",
+        COUNT_CRASH,
         RunCheckpoint.class,
         c -> c.stateJson() != null,
         "a saved checkpoint",
         Duration.ofSeconds(60));
     first.kill();
-    env.startWorker("items-crash-b", workerEnv(namespace));
+    env.startWorker("items-crash-b", workerEnv(namespace, dir));
 
-    WorkItemView end = result(env.client(namespace), "count-crash");
+    WorkItemView end = result(env.client(namespace), COUNT_CRASH);
 
     assertThat(states(end))
         .containsSubsequence(
@@ -140,9 +143,11 @@ class WorkItemLifecycleIT {
     assertCompleteAndResumedFrom(finished.get(1), data, checkpoint);
   }
 
-  private static Map<String, String> workerEnv(String namespace) {
+  private static Map<String, String> workerEnv(String namespace, Path root) {
     return Map.of(
         "TEMPORAL_NAMESPACE", namespace,
+        "JIMFLOW_WORK_ITEMS_DEMO_KINDS", "true",
+        "JIMFLOW_WORK_ITEMS_ROOTS", root.toString(),
         "JIMFLOW_WORK_ITEMS_WATCH_INTERVAL", "500ms",
         "JIMFLOW_WORKER_SHUTDOWN_GRACE_PERIOD", "30s");
   }

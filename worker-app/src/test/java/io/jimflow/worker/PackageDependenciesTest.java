@@ -222,7 +222,12 @@ class PackageDependenciesTest {
 
   @Test
   void exampleDataIsWrittenWithoutHelp() {
-    mayUse(ACTIVITIES, "exampledata");
+    mayUse(ACTIVITIES, "exampledata", "files");
+  }
+
+  @Test
+  void fileRootsStandAlone() {
+    mayUse(ACTIVITIES, "files");
   }
 
   @Test
@@ -232,7 +237,7 @@ class PackageDependenciesTest {
 
   @Test
   void workItemKindsPlugIntoTheWorkItemActivities() {
-    mayUse(ACTIVITIES, "workitem.kinds", "workitem");
+    mayUse(ACTIVITIES, "workitem.kinds", "workitem", "files");
   }
 
   // starter
@@ -357,6 +362,7 @@ class PackageDependenciesTest {
             "dataplane",
             "dataplane.config",
             "exampledata",
+            "files",
             "maintenance",
             "metrics",
             "resource",

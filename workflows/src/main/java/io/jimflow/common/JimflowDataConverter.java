@@ -10,6 +10,7 @@ import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.common.converter.EncodingKeys;
 import io.temporal.payload.codec.ChainCodec;
 import io.temporal.payload.codec.PayloadCodec;
+import io.temporal.payload.codec.PayloadCodecException;
 import io.temporal.payload.context.SerializationContext;
 import io.temporal.worker.WorkflowImplementationOptions;
 import io.temporal.workflow.Workflow;
@@ -17,6 +18,7 @@ import io.temporal.workflow.unsafe.WorkflowUnsafe;
 import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Temporal's default data converter, with one difference: method arguments (a workflow's input, a
@@ -40,10 +42,13 @@ public final class JimflowDataConverter implements DataConverter {
 
   private final DataConverter delegate;
   private final PayloadCodec codec;
+  private final Predicate<Payload> argumentsMust;
 
-  private JimflowDataConverter(DataConverter delegate, PayloadCodec codec) {
+  private JimflowDataConverter(
+      DataConverter delegate, PayloadCodec codec, Predicate<Payload> argumentsMust) {
     this.delegate = delegate;
     this.codec = codec;
+    this.argumentsMust = argumentsMust;
   }
 
   public static JimflowDataConverter create() {
@@ -63,23 +68,48 @@ public final class JimflowDataConverter implements DataConverter {
    * encoded too only when {@code encodeFailures}.
    */
   public static JimflowDataConverter create(List<PayloadCodec> codecs, boolean encodeFailures) {
+    return create(codecs, encodeFailures, null);
+  }
+
+  /**
+   * Like {@link #create(List, boolean)}, refusing as unreadable every method argument (a workflow's
+   * input, a signal's or update's argument) whose stored payload fails {@code argumentsMust}: a
+   * worker with payload keys reads only encrypted ones.
+   */
+  public static JimflowDataConverter create(
+      List<PayloadCodec> codecs, boolean encodeFailures, Predicate<Payload> argumentsMust) {
     if (codecs.isEmpty()) {
-      return new JimflowDataConverter(DefaultDataConverter.newDefaultInstance(), null);
+      return new JimflowDataConverter(DefaultDataConverter.newDefaultInstance(), null, null);
     }
     ChainCodec chain = new ChainCodec(codecs);
     return new JimflowDataConverter(
         new CodecDataConverter(DefaultDataConverter.newDefaultInstance(), codecs, encodeFailures),
-        chain);
+        chain,
+        argumentsMust);
   }
 
   @Override
   public Object[] fromPayloads(
       Optional<Payloads> content, Class<?>[] parameterTypes, Type[] genericParameterTypes) {
+    if (argumentsMust != null
+        && content.isPresent()
+        && !content.get().getPayloadsList().stream().allMatch(argumentsMust)) {
+      throw new UnreadablePayloadException(
+          workflowType()
+              + "refused "
+              + (parameterTypes.length > 1 ? "an argument" : "its input")
+              + ": it is not encrypted, and this worker has payload keys, so it reads only"
+              + " encrypted inputs, signals and updates (a client without the keys sent it)",
+          null);
+    }
     try {
       return delegate.fromPayloads(content, parameterTypes, genericParameterTypes);
     } catch (UnreadablePayloadException e) {
       throw e;
-    } catch (DataConverterException e) {
+    } catch (DataConverterException | PayloadCodecException e) {
+      // A payload under a key this worker lacks, or altered, is unreadable like a malformed one:
+      // the signal alone is dropped, the update rejected, a start fails its execution - never a
+      // workflow task retried for ever.
       throw unreadable(content, parameterTypes, genericParameterTypes, e);
     }
   }
@@ -88,12 +118,12 @@ public final class JimflowDataConverter implements DataConverter {
       Optional<Payloads> content,
       Class<?>[] parameterTypes,
       Type[] genericParameterTypes,
-      DataConverterException failure) {
+      RuntimeException failure) {
     int index = 0;
     for (int i = 0; i < parameterTypes.length; i++) {
       try {
         delegate.fromPayloads(i, content, parameterTypes[i], genericParameterTypes[i]);
-      } catch (DataConverterException e) {
+      } catch (DataConverterException | PayloadCodecException e) {
         index = i;
         break;
       }
@@ -210,6 +240,8 @@ public final class JimflowDataConverter implements DataConverter {
   @Override
   public DataConverter withContext(SerializationContext context) {
     return new JimflowDataConverter(
-        delegate.withContext(context), codec == null ? null : codec.withContext(context));
+        delegate.withContext(context),
+        codec == null ? null : codec.withContext(context),
+        argumentsMust);
   }
 }

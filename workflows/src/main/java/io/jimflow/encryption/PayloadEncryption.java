@@ -99,6 +99,17 @@ public final class PayloadEncryption {
     return JimflowDataConverter.create(codecs(), enabled());
   }
 
+  /**
+   * A worker's data converter: {@link #dataConverter()}, and when on, a workflow input, signal or
+   * update argument that is not encrypted is refused as unreadable (the start fails its execution,
+   * the signal is dropped, the update rejected): forging one would otherwise need no keys.
+   */
+  public DataConverter workerDataConverter() {
+    return enabled()
+        ? JimflowDataConverter.create(codecs(), true, AesGcmPayloadCodec::isEncrypted)
+        : dataConverter();
+  }
+
   /** Without keys: payloads pass unchanged, but an encrypted one says what is missing. */
   private static final class NoKeysCodec implements PayloadCodec {
     @Override

@@ -10,6 +10,9 @@ public interface DataGenerationActivities {
   /** Failure type: this worker has no example data generator. */
   String NO_GENERATOR = "NoExampleDataGenerator";
 
+  /** Failure type: the request names a file outside the data directory, or too many people. */
+  String BAD_REQUEST = "BadExampleDataRequest";
+
   /**
    * Generates the file from scratch (a retry starts over; the file appears only once complete).
    *

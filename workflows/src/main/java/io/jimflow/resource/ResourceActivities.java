@@ -17,4 +17,11 @@ public interface ResourceActivities {
   /** Delivers a claim to the resource's lock (see {@link Resources#deliver}). */
   @ActivityMethod
   void request(ResourceRequest request);
+
+  /**
+   * Whether the run that made {@code claim} (its {@code holderRunId}) is still open and still
+   * claims it ({@link ResourceClaimant#CLAIMS_QUERY}); false once that run has closed or is gone.
+   */
+  @ActivityMethod
+  boolean stillClaims(ResourceClaim claim);
 }

@@ -1,6 +1,10 @@
 package io.jimflow.resource;
 
 import io.jimflow.resource.ResourceNotice.Kind;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.SignalExternalWorkflowException;
@@ -10,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -31,10 +36,30 @@ public class ResourceLockWorkflowImpl implements ResourceLockWorkflow {
   /** Continue-as-new beyond this many events keeps a busy lock's history small. */
   static final int HISTORY_LIMIT = 2_000;
 
+  /**
+   * The {@code Workflow.getVersion} change id from which claims that name their run are verified:
+   * probed and released through {@link ResourceActivities#stillClaims}.
+   */
+  static final String VERIFIED_RELEASE_CHANGE_ID = "resource-lock-verified-release";
+
+  private static final ActivityOptions VERIFY =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setScheduleToCloseTimeout(Duration.ofMinutes(1))
+          .setRetryOptions(
+              RetryOptions.newBuilder().setMaximumInterval(Duration.ofSeconds(5)).build())
+          .build();
+
+  private final ResourceActivities activities =
+      Workflow.newActivityStub(ResourceActivities.class, VERIFY);
   private String resource;
   private ResourceClaim holder;
   private final Map<String, ResourceClaim> waiting = new LinkedHashMap<>();
   private final Set<String> toldAboutHolder = new HashSet<>();
+
+  /** Releases of claims that name their run, to be honoured once that run no longer claims them. */
+  private final Set<String> releasesToVerify = new LinkedHashSet<>();
+
   private int changes;
 
   @Override
@@ -43,6 +68,7 @@ public class ResourceLockWorkflowImpl implements ResourceLockWorkflow {
     holder = state.holder();
     state.waiting().forEach(c -> waiting.put(c.claimId(), c));
     while (true) {
+      verifyReleases();
       if (holder == null) {
         if (waiting.isEmpty()) {
           return;
@@ -66,8 +92,11 @@ public class ResourceLockWorkflowImpl implements ResourceLockWorkflow {
         Workflow.await(() -> changes != seen);
       } else if (!Workflow.await(PROBE_INTERVAL, () -> changes != seen)) {
         ResourceClaim probed = holder;
-        if (!notify(probed, notice(Kind.PROBE, probed.claimId(), probed)) && holder == probed) {
-          log.warn("{}: holder {} has ended without releasing it", resource, probed.holderId());
+        if (!alive(probed) && holder == probed) {
+          log.warn(
+              "{}: holder {} has ended (or never claimed it) without releasing it",
+              resource,
+              probed.describeHolder());
           holder = null;
         }
       }
@@ -87,11 +116,80 @@ public class ResourceLockWorkflowImpl implements ResourceLockWorkflow {
 
   @Override
   public void release(ResourceRelease release) {
-    if (holder != null && holder.claimId().equals(release.claimId())) {
+    if (release == null || release.claimId() == null) {
+      return;
+    }
+    ResourceClaim claim =
+        holder != null && holder.claimId().equals(release.claimId())
+            ? holder
+            : waiting.get(release.claimId());
+    if (claim == null) {
+      return;
+    }
+    if (claim.holderRunId() != null) {
+      // A signal names no sender: honoured once the claim's own run no longer claims it.
+      releasesToVerify.add(claim.claimId());
+    } else if (claim == holder) {
       holder = null;
-      changes++;
-    } else if (waiting.remove(release.claimId()) != null) {
-      changes++;
+    } else {
+      waiting.remove(claim.claimId());
+    }
+    changes++;
+  }
+
+  /**
+   * Honours each release of a claim that names its run once that run is asked and no longer claims
+   * it (it gave it back, or has closed); a forged release, sent while the run holds the claim,
+   * changes nothing.
+   */
+  private void verifyReleases() {
+    while (!releasesToVerify.isEmpty()) {
+      String claimId = releasesToVerify.iterator().next();
+      releasesToVerify.remove(claimId);
+      ResourceClaim claim =
+          holder != null && holder.claimId().equals(claimId) ? holder : waiting.get(claimId);
+      if (claim == null || stillClaims(claim)) {
+        if (claim != null) {
+          log.warn(
+              "{}: release of {} ignored: {} still claims it (the release came from elsewhere)",
+              resource,
+              claimId,
+              claim.describeHolder());
+        }
+        continue;
+      }
+      if (claim == holder) {
+        holder = null;
+      } else {
+        waiting.remove(claimId);
+      }
+    }
+  }
+
+  /** Whether the holder still runs and holds its claim; by signal for claims without a run. */
+  private boolean alive(ResourceClaim claim) {
+    if (claim.holderRunId() == null) {
+      return notify(claim, notice(Kind.PROBE, claim.claimId(), claim));
+    }
+    return stillClaims(claim);
+  }
+
+  /**
+   * Asks the claim's run. When it cannot be asked within a minute (no worker answers), a signal to
+   * that run tells at least whether it is still open: a closed run loses the claim, an open one
+   * keeps it until it is asked again.
+   */
+  private boolean stillClaims(ResourceClaim claim) {
+    Workflow.getVersion(VERIFIED_RELEASE_CHANGE_ID, Workflow.DEFAULT_VERSION, 1);
+    try {
+      return activities.stillClaims(claim);
+    } catch (ActivityFailure unanswered) {
+      log.warn(
+          "{}: cannot ask whether {} still claims it ({}); probing the run instead",
+          resource,
+          claim.describeHolder(),
+          unanswered.getMessage());
+      return notify(claim, notice(Kind.PROBE, claim.claimId(), claim));
     }
   }
 
@@ -120,10 +218,19 @@ public class ResourceLockWorkflowImpl implements ResourceLockWorkflow {
         resource, claimId, kind, current.holderId(), current.description(), current.since());
   }
 
-  /** Signals the claimant; false when its workflow is closed (or never existed). */
+  /**
+   * Signals the claimant, its own run when the claim names one; false when that run is closed (or
+   * never existed), also when a later run of the same workflow id runs.
+   */
   private static boolean notify(ResourceClaim to, ResourceNotice notice) {
     try {
-      Workflow.newUntypedExternalWorkflowStub(to.holderId())
+      (to.holderRunId() == null
+              ? Workflow.newUntypedExternalWorkflowStub(to.holderId())
+              : Workflow.newUntypedExternalWorkflowStub(
+                  WorkflowExecution.newBuilder()
+                      .setWorkflowId(to.holderId())
+                      .setRunId(to.holderRunId())
+                      .build()))
           .signal(Resources.NOTICE_SIGNAL, notice);
       return true;
     } catch (SignalExternalWorkflowException | ApplicationFailure closed) {

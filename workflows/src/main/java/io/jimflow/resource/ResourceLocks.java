@@ -10,8 +10,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -20,7 +22,13 @@ import java.util.function.Consumer;
  *
  * <p>The workflow must route its {@link Resources#NOTICE_SIGNAL} signal to {@link #onNotice}.
  */
-public final class ResourceLocks {
+public final class ResourceLocks implements ResourceClaimant {
+
+  /**
+   * The {@code Workflow.getVersion} change id from which claims name their run: the claim id holds
+   * the run id (unique per run), and the lock signals and probes that run only.
+   */
+  public static final String RUN_CLAIMS_CHANGE_ID = "resource-claims-by-run";
 
   private static final ActivityOptions OPTIONS =
       ActivityOptions.newBuilder()
@@ -34,10 +42,18 @@ public final class ResourceLocks {
 
   private final ResourceActivities activities;
   private final Map<String, ResourceNotice> notices = new HashMap<>();
+  private final Set<String> claims = new LinkedHashSet<>();
   private int received;
 
+  /** Must be made in workflow code: registers the claims query the locks ask. */
   public ResourceLocks() {
     this.activities = Workflow.newActivityStub(ResourceActivities.class, OPTIONS);
+    Workflow.registerListener(this);
+  }
+
+  @Override
+  public List<String> resourceClaims() {
+    return List.copyOf(claims);
   }
 
   /** Resources held by one claimant, to give back with {@link #release}. */
@@ -69,15 +85,19 @@ public final class ResourceLocks {
     List<ResourceRequest> made = new ArrayList<>();
     try {
       for (String resource : Resources.inLockOrder(resources)) {
+        boolean byRun = Workflow.getVersion(RUN_CLAIMS_CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1;
+        String run = byRun ? Workflow.getInfo().getRunId() : null;
         ResourceRequest request =
             new ResourceRequest(
                 resource,
                 new ResourceClaim(
-                    self + "#" + claimId + "@" + resource,
+                    self + "#" + claimId + "@" + resource + (byRun ? "#" + run : ""),
                     self,
                     description,
-                    Instant.ofEpochMilli(Workflow.currentTimeMillis())));
+                    Instant.ofEpochMilli(Workflow.currentTimeMillis()),
+                    run));
         made.add(request);
+        claims.add(request.claim().claimId());
         // Not cancellable half-way: a claim that reaches the lock after it was withdrawn would be
         // granted to a claimant that no longer wants it.
         Workflow.newDetachedCancellationScope(() -> activities.request(request)).run();
@@ -115,6 +135,9 @@ public final class ResourceLocks {
     if (held == null || held.requests().isEmpty()) {
       return;
     }
+    // Given up here first: the lock asks this run whether it still claims them before it honours
+    // the release.
+    held.requests().forEach(r -> claims.remove(r.claim().claimId()));
     Workflow.newDetachedCancellationScope(
             () -> {
               for (ResourceRequest request : held.requests()) {

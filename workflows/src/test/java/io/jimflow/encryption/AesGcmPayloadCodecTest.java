@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.jimflow.common.JimflowDataConverter;
+import io.jimflow.common.UnreadablePayloadException;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.failure.v1.Failure;
@@ -136,20 +137,48 @@ class AesGcmPayloadCodecTest {
   }
 
   @Test
-  void aWorkerWithoutThePayloadsKeyFailsTheTaskNotTheExecution() {
+  void anArgumentUnderAKeyTheWorkerLacksIsUnreadableNamingTheKey() {
     Payload value = PayloadEncryption.with(keyring(OLD)).dataConverter().toPayload("x").get();
     DataConverter worker = PayloadEncryption.with(keyring(NEW)).dataConverter();
 
-    // Not an UnreadablePayloadException: that would fail the execution, where a worker that has
-    // the key could still run it.
+    // Unreadable like a malformed argument: the signal alone is dropped, the update rejected, a
+    // start fails its execution naming the key - no workflow task fails in a loop.
     assertThatThrownBy(
             () ->
                 worker.fromPayloads(
                     Optional.of(Payloads.newBuilder().addPayloads(value).build()),
                     new Class<?>[] {String.class},
                     new Type[] {String.class}))
-        .isExactlyInstanceOf(PayloadDecryptionException.class)
+        .isExactlyInstanceOf(UnreadablePayloadException.class)
         .hasMessageContaining("key '2026-05'");
+  }
+
+  @Test
+  void aWorkerWithKeysRefusesArgumentsThatAreNotEncryptedButReadsItsOwn() {
+    Payload plain = PayloadEncryption.off().dataConverter().toPayload("forged").get();
+    DataConverter worker = PayloadEncryption.with(keyring(NEW)).workerDataConverter();
+    Payload own = worker.toPayload("own").get();
+
+    assertThatThrownBy(
+            () ->
+                worker.fromPayloads(
+                    Optional.of(Payloads.newBuilder().addPayloads(plain).build()),
+                    new Class<?>[] {String.class},
+                    new Type[] {String.class}))
+        .isExactlyInstanceOf(UnreadablePayloadException.class)
+        .hasMessageContaining("refused its input: it is not encrypted");
+    assertThat(
+            worker.fromPayloads(
+                Optional.of(Payloads.newBuilder().addPayloads(own).build()),
+                new Class<?>[] {String.class},
+                new Type[] {String.class}))
+        .containsExactly("own");
+    assertThat(
+            PayloadEncryption.with(keyring(NEW))
+                .dataConverter()
+                .fromPayload(plain, String.class, String.class))
+        .as("the CLI and codec server still read what was written before encryption")
+        .isEqualTo("forged");
   }
 
   @Test

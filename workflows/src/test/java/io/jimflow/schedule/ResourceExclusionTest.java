@@ -7,22 +7,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jimflow.common.TaskQueues;
+import io.jimflow.encryption.PayloadEncryption;
+import io.jimflow.encryption.PayloadKeyring;
+import io.jimflow.resource.ResourceClaim;
 import io.jimflow.resource.ResourceLockState;
 import io.jimflow.resource.ResourceLockWorkflow;
 import io.jimflow.resource.ResourceLockWorkflowImpl;
+import io.jimflow.resource.ResourceRelease;
 import io.jimflow.resource.Resources;
 import io.jimflow.testing.FakeResourceActivities;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.ScheduleBuilders.ScheduleBuilder;
 import io.jimflow.testing.ScheduleBuilders.StepBuilder;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
@@ -39,9 +48,16 @@ class ResourceExclusionTest {
   private WorkflowClient client;
   private final FakeStepActivities steps = new FakeStepActivities();
 
+  /** The workers' payload keys: the locks and claimants read and write encrypted payloads. */
+  private static final PayloadKeyring WORKER_KEYS = keyring("worker-key");
+
   @BeforeEach
   void startEnvironment() {
-    env = JimflowTestEnvironment.newEnvironment();
+    env =
+        JimflowTestEnvironment.newEnvironment(
+            WorkflowClientOptions.newBuilder()
+                .setDataConverter(PayloadEncryption.with(WORKER_KEYS).dataConverter())
+                .build());
     Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(
         ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
@@ -176,7 +192,111 @@ class ResourceExclusionTest {
     assertThat(lock.holder()).isNull();
   }
 
+  @Test
+  void aHolderTerminatedMidWayIsReplacedByItsNextRunUnderTheSameIdWithinOneProbe()
+      throws Exception {
+    CountDownLatch stuckWorker = new CountDownLatch(1);
+    steps.on("clear HR", runsUntil(stuckWorker, Duration.ofSeconds(60)));
+    WorkflowStub first = start("clear-hr", aStep(0, "clear HR").runProfile("HR", "Full Import"));
+    awaitCondition(() -> steps.started.contains("clear HR"));
+
+    first.terminate("operator pressed Ctrl+C");
+    stuckWorker.countDown();
+    steps.on("clear HR", FakeStepActivities.completes());
+    WorkflowStub again = start("clear-hr", aStep(0, "clear HR").runProfile("HR", "Full Import"));
+    assertThat(again.getExecution().getRunId()).isNotEqualTo(first.getExecution().getRunId());
+    awaitProgress(again, p -> p.steps().get(0).message() != null);
+    env.sleep(ResourceLockWorkflowImpl.PROBE_INTERVAL.plusSeconds(1));
+
+    assertThat(again.getResult(60, TimeUnit.SECONDS, ExecutionResult.class).status())
+        .isEqualTo(ExecutionStatus.Complete);
+    assertThat(steps.started).containsExactly("clear HR", "clear HR");
+  }
+
+  @Test
+  void aForgedReleaseFromAnotherRunChangesNothing() throws Exception {
+    CountDownLatch releaseFirst = new CountDownLatch(1);
+    steps.on("first import", runsUntil(releaseFirst, Duration.ofSeconds(60)));
+    WorkflowStub first = start("first", aStep(0, "first import").runProfile("HR", "Full Import"));
+    awaitCondition(() -> steps.started.contains("first import"));
+    WorkflowStub second =
+        start("second", aStep(0, "second import").runProfile("HR", "Full Import"));
+    awaitProgress(second, p -> p.steps().get(0).message() != null);
+    ResourceLockWorkflow lock =
+        client.newWorkflowStub(ResourceLockWorkflow.class, Resources.lockWorkflowId("HR"));
+    ResourceClaim holder = lock.state().holder();
+    assertThat(holder.holderRunId()).isEqualTo(first.getExecution().getRunId());
+
+    // Anyone with Temporal access (and, here, the keys) sends the holder's own claim id.
+    lock.release(new ResourceRelease(holder.claimId()));
+    awaitCondition(() -> lockActivitiesCompleted("StillClaims") >= 1);
+
+    assertThat(lock.state().holder()).isEqualTo(holder);
+    assertThat(steps.started).containsExactly("first import");
+    releaseFirst.countDown();
+    assertThat(second.getResult(ExecutionResult.class).status())
+        .isEqualTo(ExecutionStatus.Complete);
+    assertThat(steps.maxConcurrent.get()).isEqualTo(1);
+  }
+
+  @Test
+  void aPoisonedSignalFailsOnlyItselfAndTheLockGoesOn() throws Exception {
+    CountDownLatch releaseFirst = new CountDownLatch(1);
+    steps.on("first import", runsUntil(releaseFirst, Duration.ofSeconds(60)));
+    WorkflowStub first = start("first", aStep(0, "first import").runProfile("HR", "Full Import"));
+    awaitCondition(() -> steps.started.contains("first import"));
+    WorkflowClient otherKeys =
+        WorkflowClient.newInstance(
+            env.getWorkflowServiceStubs(),
+            WorkflowClientOptions.newBuilder()
+                .setDataConverter(PayloadEncryption.with(keyring("unknown-key")).dataConverter())
+                .build());
+    WorkflowStub lock = otherKeys.newUntypedWorkflowStub(Resources.lockWorkflowId("HR"));
+
+    lock.signal(ResourceLockWorkflow.CLAIM, "not even a claim");
+    lock.signal(ResourceLockWorkflow.RELEASE, "undecodable");
+    WorkflowStub second =
+        start("second", aStep(0, "second import").runProfile("HR", "Full Import"));
+    awaitProgress(second, p -> p.steps().get(0).message() != null);
+    releaseFirst.countDown();
+
+    assertThat(second.getResult(ExecutionResult.class).status())
+        .isEqualTo(ExecutionStatus.Complete);
+    assertThat(first.getResult(ExecutionResult.class).status()).isEqualTo(ExecutionStatus.Complete);
+    assertThat(
+            client.fetchHistory(Resources.lockWorkflowId("HR")).getEvents().stream()
+                .filter(e -> e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
+                .toList())
+        .as("no workflow task of the lock failed")
+        .isEmpty();
+  }
+
   // --- helpers
+
+  private static PayloadKeyring keyring(String id) {
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    return PayloadKeyring.parse(id + ":" + Base64.getEncoder().encodeToString(key), "test");
+  }
+
+  private long lockActivitiesCompleted(String activityType) {
+    var events = client.fetchHistory(Resources.lockWorkflowId("HR")).getEvents();
+    return events.stream()
+        .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED)
+        .filter(
+            e ->
+                events.stream()
+                    .anyMatch(
+                        s ->
+                            s.getEventId()
+                                    == e.getActivityTaskCompletedEventAttributes()
+                                        .getScheduledEventId()
+                                && s.getActivityTaskScheduledEventAttributes()
+                                    .getActivityType()
+                                    .getName()
+                                    .equals(activityType)))
+        .count();
+  }
 
   private WorkflowStub start(String id, StepBuilder... stepBuilders) {
     ScheduleBuilder schedule = aSchedule(id).named(id).with(stepBuilders);

@@ -1,6 +1,7 @@
 package io.jimflow.testing;
 
 import io.jimflow.resource.ResourceActivities;
+import io.jimflow.resource.ResourceClaim;
 import io.jimflow.resource.ResourceQuery;
 import io.jimflow.resource.ResourceRequest;
 import io.jimflow.resource.Resources;
@@ -27,5 +28,10 @@ public final class FakeResourceActivities implements ResourceActivities {
   @Override
   public void request(ResourceRequest request) {
     Resources.deliver(Activity.getExecutionContext().getWorkflowClient(), request);
+  }
+
+  @Override
+  public boolean stillClaims(ResourceClaim claim) {
+    return Resources.stillClaims(Activity.getExecutionContext().getWorkflowClient(), claim);
   }
 }

@@ -2,12 +2,15 @@ package io.jimflow.workitem.kinds;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jimflow.files.FileRoots;
 import io.jimflow.workitem.WorkItemFinishedContext;
 import io.jimflow.workitem.WorkItemHandler;
 import io.jimflow.workitem.WorkItemRunContext;
 import io.jimflow.workitem.WorkItemRunOutcome;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -18,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * successor {@code intervalSeconds} later, until {@code stopAfterRuns} runs are done (0 = forever).
  *
  * <p>State: {@code {"dir": "...", "intervalSeconds": 60, "stopAfterRuns": 0, "runs": 0, "files": 0,
- * "bytes": 0}}.
+ * "bytes": 0}}. The directory must lie below the worker's work item roots ({@link FileRoots}), the
+ * guid must be a UUID, and the interval between 1 second and a day.
  */
 public final class DirectorySnapshotHandler implements WorkItemHandler {
 
@@ -26,12 +30,17 @@ public final class DirectorySnapshotHandler implements WorkItemHandler {
 
   private static final Logger log = LoggerFactory.getLogger(DirectorySnapshotHandler.class);
 
+  /** The longest interval between two snapshots. */
+  public static final long MAX_INTERVAL_SECONDS = 86_400;
+
   private final ObjectMapper json;
   private final Clock clock;
+  private final FileRoots roots;
 
-  public DirectorySnapshotHandler(ObjectMapper json, Clock clock) {
+  public DirectorySnapshotHandler(ObjectMapper json, Clock clock, FileRoots roots) {
     this.json = json;
     this.clock = clock;
+    this.roots = roots;
   }
 
   @JsonIgnoreProperties(ignoreUnknown = true)
@@ -46,17 +55,19 @@ public final class DirectorySnapshotHandler implements WorkItemHandler {
   @Override
   public WorkItemRunOutcome run(WorkItemRunContext context) throws Exception {
     State s = json.readValue(context.state(), State.class);
-    if (s.dir() == null) {
-      throw new IllegalArgumentException(
-          "directory-snapshot item " + context.guid() + ": state has no 'dir'");
-    }
+    String item = "directory-snapshot item " + FileRoots.uuid(KIND, context.guid());
+    Path dir = roots.readable(item, "dir", s.dir());
+    long interval =
+        FileRoots.bounded(item, "intervalSeconds", s.intervalSeconds(), 1, MAX_INTERVAL_SECONDS);
+    FileRoots.bounded(item, "stopAfterRuns", s.stopAfterRuns(), 0, Integer.MAX_VALUE);
     long files = 0;
     long bytes = 0;
-    try (Stream<Path> entries = Files.list(Path.of(s.dir()))) {
+    try (Stream<Path> entries = Files.list(dir)) {
       for (Path p : (Iterable<Path>) entries::iterator) {
-        if (Files.isRegularFile(p)) {
+        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
           files++;
-          bytes += Files.size(p);
+          bytes +=
+              Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).size();
         }
       }
     }
@@ -67,7 +78,6 @@ public final class DirectorySnapshotHandler implements WorkItemHandler {
     if (next.stopAfterRuns() > 0 && next.runs() >= next.stopAfterRuns()) {
       return WorkItemRunOutcome.done(saved);
     }
-    long interval = Math.max(1, s.intervalSeconds());
     return WorkItemRunOutcome.successorAt(clock.instant().plusSeconds(interval), saved);
   }
 

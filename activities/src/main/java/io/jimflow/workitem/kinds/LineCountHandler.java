@@ -2,6 +2,7 @@ package io.jimflow.workitem.kinds;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jimflow.files.FileRoots;
 import io.jimflow.workitem.WorkItemFinishedContext;
 import io.jimflow.workitem.WorkItemHandler;
 import io.jimflow.workitem.WorkItemRunContext;
@@ -12,6 +13,7 @@ import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
@@ -27,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * "pauseMillis": 0, "resultPath": null}}. When {@code resultPath} is set, WorkItemFinished appends
  * the result there as one JSON line; {@code resumedFrom} records the offset the latest instance
  * started at.
+ *
+ * <p>Both paths must lie below the worker's work item roots ({@link FileRoots}), the guid must be a
+ * UUID and every number in range; an item whose state asks for anything else ends in Error naming
+ * the field, having read and written nothing.
  */
 public final class LineCountHandler implements WorkItemHandler {
 
@@ -36,10 +42,18 @@ public final class LineCountHandler implements WorkItemHandler {
   private static final long FNV_PRIME = 0x100000001b3L;
   private static final Logger log = LoggerFactory.getLogger(LineCountHandler.class);
 
-  private final ObjectMapper json;
+  /** The most lines a chunk may have (a chunk is read between two checkpoints). */
+  public static final int MAX_CHUNK_LINES = 1_000_000;
 
-  public LineCountHandler(ObjectMapper json) {
+  /** The longest pause between chunks an item may ask for. */
+  public static final long MAX_PAUSE_MILLIS = 60_000;
+
+  private final ObjectMapper json;
+  private final FileRoots roots;
+
+  public LineCountHandler(ObjectMapper json, FileRoots roots) {
     this.json = json;
+    this.roots = roots;
   }
 
   /**
@@ -74,10 +88,16 @@ public final class LineCountHandler implements WorkItemHandler {
   @Override
   public WorkItemRunOutcome run(WorkItemRunContext context) throws Exception {
     State state = json.readValue(context.state(), State.class);
-    if (state.path() == null) {
-      throw new IllegalArgumentException(
-          "line-count item " + context.guid() + ": state has no 'path'");
+    String item = item(context.guid());
+    Path file = roots.readable(item, "path", state.path());
+    if (state.resultPath() != null) {
+      roots.writable(item, "resultPath", state.resultPath());
     }
+    if (state.chunkLines() != null) {
+      FileRoots.bounded(item, "chunkLines", state.chunkLines(), 1, MAX_CHUNK_LINES);
+    }
+    FileRoots.bounded(item, "pauseMillis", state.pauseMillis(), 0, MAX_PAUSE_MILLIS);
+    FileRoots.bounded(item, "offset", state.offset(), 0, Long.MAX_VALUE);
     state =
         new State(
             state.path(),
@@ -89,7 +109,6 @@ public final class LineCountHandler implements WorkItemHandler {
             state.resultPath(),
             state.complete(),
             state.offset());
-    Path file = Path.of(state.path());
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       channel.position(state.offset());
       InputStream in = new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024);
@@ -159,6 +178,9 @@ public final class LineCountHandler implements WorkItemHandler {
         state.offset(),
         Long.toHexString(state.hashOrStart()));
     if (state.resultPath() != null) {
+      // The state may never have reached run(): checked here too, before anything is written.
+      String item = item(context.guid());
+      Path resultFile = roots.writable(item, "resultPath", state.resultPath());
       Map<String, Object> result = new LinkedHashMap<>();
       result.put("guid", context.guid());
       result.put("finalState", context.finalState().name());
@@ -174,10 +196,16 @@ public final class LineCountHandler implements WorkItemHandler {
       context.write(
           () ->
               Files.writeString(
-                  Path.of(state.resultPath()),
+                  resultFile,
                   line,
                   StandardOpenOption.CREATE,
-                  StandardOpenOption.APPEND));
+                  StandardOpenOption.APPEND,
+                  LinkOption.NOFOLLOW_LINKS));
     }
+  }
+
+  /** How messages name the item; refuses a guid that is not a UUID (results carry it). */
+  private static String item(String guid) {
+    return "line-count item " + FileRoots.uuid(KIND, guid);
   }
 }

@@ -12,6 +12,9 @@ final class FakeRunContext implements WorkItemRunContext {
   private final int finishAfterSaves;
   final List<String> saved = new ArrayList<>();
 
+  /** The guid of every fake item. */
+  static final String GUID = "0b7e8f5c-2d1a-4c3e-9f00-5a6b7c8d9e0f";
+
   FakeRunContext(String state, int finishAfterSaves) {
     this.state = state;
     this.finishAfterSaves = finishAfterSaves;
@@ -19,7 +22,7 @@ final class FakeRunContext implements WorkItemRunContext {
 
   @Override
   public String guid() {
-    return "g";
+    return GUID;
   }
 
   @Override

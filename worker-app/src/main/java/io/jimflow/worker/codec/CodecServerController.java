@@ -8,6 +8,7 @@ import io.temporal.api.common.v1.Payloads;
 import io.temporal.payload.codec.ChainCodec;
 import io.temporal.payload.codec.PayloadCodec;
 import io.temporal.payload.codec.PayloadCodecException;
+import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
@@ -50,6 +51,8 @@ public class CodecServerController {
 
   private final PayloadCodec codec;
   private final byte[] expectedAuthorization;
+  private final List<String> allowedHosts;
+  private final List<String> allowedOrigins;
 
   public CodecServerController(PayloadEncryption encryption, CodecServerSettings settings) {
     List<PayloadCodec> codecs = encryption.codecs();
@@ -58,27 +61,54 @@ public class CodecServerController {
         settings.accessToken() == null
             ? null
             : ("Bearer " + settings.accessToken()).getBytes(StandardCharsets.UTF_8);
+    this.allowedHosts = settings.allowedHosts();
+    this.allowedOrigins = settings.allowedOrigins();
   }
 
   @PostMapping(path = {"/encode", "/{namespace}/encode"})
   public ResponseEntity<String> encode(
       @PathVariable(required = false) String namespace,
       @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-      @RequestBody(required = false) String body) {
-    return convert(authorization, body, codec == null ? p -> p : codec::encode);
+      @RequestBody(required = false) String body,
+      HttpServletRequest request) {
+    return convert("encode", request, authorization, body, codec == null ? p -> p : codec::encode);
   }
 
   @PostMapping(path = {"/decode", "/{namespace}/decode"})
   public ResponseEntity<String> decode(
       @PathVariable(required = false) String namespace,
       @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-      @RequestBody(required = false) String body) {
-    return convert(authorization, body, codec == null ? p -> p : codec::decode);
+      @RequestBody(required = false) String body,
+      HttpServletRequest request) {
+    return convert("decode", request, authorization, body, codec == null ? p -> p : codec::decode);
   }
 
   private ResponseEntity<String> convert(
-      String authorization, String body, UnaryOperator<List<Payload>> conversion) {
+      String operation,
+      HttpServletRequest http,
+      String authorization,
+      String body,
+      UnaryOperator<List<Payload>> conversion) {
+    String caller =
+        http.getRemoteAddr()
+            + " (Host "
+            + http.getHeader(HttpHeaders.HOST)
+            + ", Origin "
+            + http.getHeader(HttpHeaders.ORIGIN)
+            + ")";
+    String host = http.getHeader(HttpHeaders.HOST);
+    if (!allowedHosts.contains(hostName(host != null ? host : http.getServerName()))) {
+      log.warn("Codec server: {} refused for {}: Host not allowed", operation, caller);
+      return error(HttpStatus.FORBIDDEN, "Host not allowed (jimflow.codec-server.allowed-hosts)");
+    }
+    String origin = http.getHeader(HttpHeaders.ORIGIN);
+    if (origin != null && !allowedOrigins.contains(origin)) {
+      log.warn("Codec server: {} refused for {}: Origin not allowed", operation, caller);
+      return error(
+          HttpStatus.FORBIDDEN, "Origin not allowed (jimflow.codec-server.allowed-origins)");
+    }
     if (!authorized(authorization)) {
+      log.warn("Codec server: {} refused for {}: no valid access token", operation, caller);
       return error(HttpStatus.UNAUTHORIZED, "an Authorization: Bearer <access token> is required");
     }
     Payloads.Builder request = Payloads.newBuilder();
@@ -93,6 +123,8 @@ public class CodecServerController {
     try {
       Payloads answer =
           Payloads.newBuilder().addAllPayloads(conversion.apply(request.getPayloadsList())).build();
+      log.info(
+          "Codec server: {} of {} payloads for {}", operation, request.getPayloadsCount(), caller);
       return ResponseEntity.ok()
           .contentType(MediaType.APPLICATION_JSON)
           .body(JsonFormat.printer().omittingInsignificantWhitespace().print(answer));
@@ -100,6 +132,19 @@ public class CodecServerController {
       log.warn("Codec server: {}", e.getMessage());
       return error(HttpStatus.UNPROCESSABLE_ENTITY, e.getMessage());
     }
+  }
+
+  /** The host name of a Host header, lower case, without its port ({@code [::1]} kept whole). */
+  static String hostName(String host) {
+    if (host == null) {
+      return "";
+    }
+    String h = host.strip().toLowerCase(java.util.Locale.ROOT);
+    int colon = h.lastIndexOf(':');
+    if (colon > h.lastIndexOf(']')) {
+      h = h.substring(0, colon);
+    }
+    return h;
   }
 
   private boolean authorized(String authorization) {

@@ -4,8 +4,10 @@ import io.jimflow.config.JimflowHome;
 import io.jimflow.exampledata.CsvExampleDataWriter;
 import io.jimflow.exampledata.DataGenerationActivitiesImpl;
 import io.jimflow.exampledata.ExampleDataWriter;
+import java.nio.file.Path;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -24,11 +26,15 @@ public class ExampleDataConfiguration {
 
   /**
    * Example data generation as an activity; uses the data plane's writer when the worker has an
-   * {@link ExampleDataWriter} bean, and refuses requests otherwise.
+   * {@link ExampleDataWriter} bean, and refuses requests otherwise. It writes only below the data
+   * directory: {@code data/} of the data plane's base directory (the jimflow home by default),
+   * where the connected systems' files lie.
    */
   @Bean
-  DataGenerationActivitiesImpl dataGenerationActivities(ObjectProvider<ExampleDataWriter> writer) {
+  DataGenerationActivitiesImpl dataGenerationActivities(
+      ObjectProvider<ExampleDataWriter> writer,
+      @Value("${jimflow.data-plane.base-directory:}") String baseDirectory) {
     return new DataGenerationActivitiesImpl(
-        Optional.ofNullable(writer.getIfAvailable()), JimflowHome.dir());
+        Optional.ofNullable(writer.getIfAvailable()), JimflowHome.resolve(Path.of(baseDirectory)));
   }
 }

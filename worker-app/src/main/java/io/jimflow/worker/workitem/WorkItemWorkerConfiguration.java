@@ -11,7 +11,8 @@ import io.jimflow.workitem.kinds.DirectorySnapshotHandler;
 import io.jimflow.workitem.kinds.LineCountHandler;
 import io.temporal.client.WorkflowClient;
 import java.time.Clock;
-import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -22,19 +23,24 @@ import org.springframework.context.annotation.Configuration;
 @Configuration
 public class WorkItemWorkerConfiguration {
 
+  /** The shipped kinds: only in dev mode or when {@code jimflow.work-items.demo-kinds} is on. */
   @Bean
-  LineCountHandler lineCountHandler() {
-    return new LineCountHandler(new ObjectMapper());
+  @ConditionalOnProperty(prefix = "jimflow.work-items", name = "demo-kinds", havingValue = "true")
+  LineCountHandler lineCountHandler(WorkItemKindSettings kinds) {
+    return new LineCountHandler(new ObjectMapper(), kinds.workItemRoots());
   }
 
   @Bean
-  DirectorySnapshotHandler directorySnapshotHandler() {
-    return new DirectorySnapshotHandler(new ObjectMapper(), Clock.systemUTC());
+  @ConditionalOnProperty(prefix = "jimflow.work-items", name = "demo-kinds", havingValue = "true")
+  DirectorySnapshotHandler directorySnapshotHandler(WorkItemKindSettings kinds) {
+    return new DirectorySnapshotHandler(
+        new ObjectMapper(), Clock.systemUTC(), kinds.workItemRoots());
   }
 
   @Bean
-  WorkItemHandlerRegistry workItemHandlerRegistry(List<WorkItemHandler> handlers) {
-    return new WorkItemHandlerRegistry(handlers);
+  WorkItemHandlerRegistry workItemHandlerRegistry(ObjectProvider<WorkItemHandler> handlers) {
+    // A worker without the demo kinds and without kinds of its own has none: that is allowed.
+    return new WorkItemHandlerRegistry(handlers.orderedStream().toList());
   }
 
   /** Handler threads that ignored their kill; the worker is unhealthy while one runs. */

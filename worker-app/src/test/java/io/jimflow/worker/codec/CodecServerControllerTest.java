@@ -66,6 +66,44 @@ class CodecServerControllerTest {
   }
 
   @Test
+  void aRequestAddressedToAnotherHostOrFromAnotherOriginIsRefused() throws Exception {
+    MockMvc codec = server(KEYS, null);
+    String encoded = call(codec, "/codec/encode", json(step), 200);
+
+    for (String host : List.of("attacker.example", "attacker.example:8080", "10.0.0.5:8081")) {
+      assertThat(
+              codec
+                  .perform(
+                      post("/codec/decode")
+                          .header("Host", host)
+                          .contentType(MediaType.APPLICATION_JSON)
+                          .content(encoded))
+                  .andExpect(status().isForbidden())
+                  .andReturn()
+                  .getResponse()
+                  .getContentAsString())
+          .as(host)
+          .contains("Host not allowed")
+          .doesNotContain("payroll");
+    }
+    codec
+        .perform(
+            post("/codec/decode")
+                .header("Origin", "http://attacker.example")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(encoded))
+        .andExpect(status().isForbidden());
+    codec
+        .perform(
+            post("/codec/decode")
+                .header("Host", "127.0.0.1:8080")
+                .header("Origin", "http://localhost:8233")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(encoded))
+        .andExpect(status().isOk());
+  }
+
+  @Test
   void aBodyThatIsNotAPayloadListSaysWhatIsExpected() throws Exception {
     assertThat(call(server(KEYS, null), "/codec/decode", "[1, 2]", 400))
         .contains("expected {\\\"payloads\\\"");
@@ -81,7 +119,7 @@ class CodecServerControllerTest {
   private static MockMvc server(String keys, String token) {
     return MockMvcBuilders.standaloneSetup(
             new CodecServerController(
-                PayloadEncryption.of(null, keys), new CodecServerSettings(true, null, token)))
+                PayloadEncryption.of(null, keys), new CodecServerSettings(true, null, token, null)))
         .build();
   }
 
