@@ -117,7 +117,7 @@ class SqlScriptStepIT {
         dir.resolve("scripts/slow.sql"),
         """
         insert into person values (100, 'Temp');
-        select sum(x) from system_range(1, 1000000000000);
+        select pg_sleep(600);
         """);
     WorkflowClient client = env.client(namespace);
     ScheduleDefinition definition =
