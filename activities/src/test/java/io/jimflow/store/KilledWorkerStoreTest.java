@@ -52,7 +52,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The embedded H2 store that came before broke here in about one kill in ten (a lost or kept
  * index entry, a torn transaction); PostgreSQL, the store since (docs/store.md), has not. It runs
- * in every {@code ./mvnw verify} with {@value #DEFAULT_KILLS} kills (about 2 s each on a 2-core
+ * in every {@code ./mvnw verify} with {@value #DEFAULT_KILLS} kills (2 to 4 s each on a 2-core
  * machine); {@code -Djimflow.test.kills=<n>} runs it with that many, {@code
  * -Djimflow.test.seed=<seed>} replays the kill delays of a failed run.
  */
