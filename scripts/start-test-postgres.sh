@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts a local PostgreSQL for the store tests: installs Debian's postgresql if missing, starts the
+# Starts a local PostgreSQL for the production topology tests (the other tests run on an embedded
+# one, docs/store.md): installs Debian's postgresql if missing, starts the
 # cluster and creates the role and database the tests use by default
 # (jdbc:postgresql://localhost:5432/jimflow_test, user jimflow, password jimflow), the databases of
 # the Temporal server that the topology tests start (temporal_test, temporal_visibility_test), and

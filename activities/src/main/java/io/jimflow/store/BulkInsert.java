@@ -7,26 +7,22 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.postgresql.PGConnection;
 
 /**
- * Inserts the rows of a page into one table in one go: {@code COPY … FROM STDIN (FORMAT csv)} on
- * PostgreSQL, one JDBC batch on H2 (docs/benchmarks.md, "How the rows are written").
+ * Inserts the rows of a page into one table in one go: {@code COPY … FROM STDIN (FORMAT csv)}
+ * (docs/benchmarks.md, "How the rows are written").
  *
- * <p>Both run on the caller's connection, inside its transaction: the rows commit with the page and
+ * <p>It runs on the caller's connection, inside its transaction: the rows commit with the page and
  * its checkpoint or not at all, and a violated constraint (a run item's sequence written twice, an
  * anchor taken) fails the whole insert, which rolls the page back.
  */
 final class BulkInsert {
 
-  /**
-   * Rows per COPY or batch: bounds the text of one COPY when a caller hands over more than a page.
-   */
+  /** Rows per COPY: bounds the text of one COPY when a caller hands over more than a page. */
   private static final int CHUNK = 5_000;
 
   /** What a column holds, and the Java value a row gives it. */
@@ -87,46 +83,35 @@ final class BulkInsert {
     if (rows.isEmpty()) {
       return;
     }
-    Dialect dialect = Dialect.of(connection);
     for (List<Object[]> chunk : chunks(rows)) {
-      switch (dialect) {
-        case POSTGRESQL -> copy(connection, columns, chunk);
-        case H2 -> batch(connection, chunk, null, 0);
-      }
+      copy(connection, columns, chunk);
     }
   }
 
   /**
    * Inserts the rows, as {@link #insert}, and returns the ids the table's identity column {@code
-   * id} gave them, in the order of the rows: on PostgreSQL drawn from its sequence first, on H2 the
-   * batch's generated keys.
+   * id} gave them, in the order of the rows, drawn from its sequence first.
    */
   long[] insertReturningIds(Connection connection, List<Object[]> rows) throws SQLException {
     long[] ids = new long[rows.size()];
     if (rows.isEmpty()) {
       return ids;
     }
-    Dialect dialect = Dialect.of(connection);
     int done = 0;
     for (List<Object[]> chunk : chunks(rows)) {
-      switch (dialect) {
-        case POSTGRESQL -> {
-          long[] drawn = drawIds(connection, chunk.size());
-          List<Object[]> withIds = new ArrayList<>(chunk.size());
-          for (int i = 0; i < chunk.size(); i++) {
-            Object[] row = new Object[columns.size() + 1];
-            row[0] = drawn[i];
-            System.arraycopy(chunk.get(i), 0, row, 1, columns.size());
-            withIds.add(row);
-          }
-          List<Column> withId = new ArrayList<>(columns.size() + 1);
-          withId.add(bigint("id"));
-          withId.addAll(columns);
-          copy(connection, withId, withIds);
-          System.arraycopy(drawn, 0, ids, done, drawn.length);
-        }
-        case H2 -> batch(connection, chunk, ids, done);
+      long[] drawn = drawIds(connection, chunk.size());
+      List<Object[]> withIds = new ArrayList<>(chunk.size());
+      for (int i = 0; i < chunk.size(); i++) {
+        Object[] row = new Object[columns.size() + 1];
+        row[0] = drawn[i];
+        System.arraycopy(chunk.get(i), 0, row, 1, columns.size());
+        withIds.add(row);
       }
+      List<Column> withId = new ArrayList<>(columns.size() + 1);
+      withId.add(bigint("id"));
+      withId.addAll(columns);
+      copy(connection, withId, withIds);
+      System.arraycopy(drawn, 0, ids, done, drawn.length);
       done += chunk.size();
     }
     return ids;
@@ -134,57 +119,6 @@ final class BulkInsert {
 
   private static String columnList(List<Column> of) {
     return of.stream().map(Column::name).collect(Collectors.joining(", "));
-  }
-
-  /**
-   * One JDBC batch of single-row inserts; with {@code ids}, fills them from {@code from} on with
-   * the generated keys, which H2 hands back in the order of the batch.
-   */
-  private void batch(Connection connection, List<Object[]> rows, long[] ids, int from)
-      throws SQLException {
-    String sql =
-        "insert into "
-            + table
-            + " ("
-            + columnList(columns)
-            + ") values ("
-            + Sql.placeholders(columns.size())
-            + ")";
-    try (PreparedStatement statement =
-        ids == null
-            ? connection.prepareStatement(sql)
-            : connection.prepareStatement(sql, new String[] {"ID"})) {
-      for (Object[] row : rows) {
-        for (int i = 0; i < row.length; i++) {
-          Object value = row[i];
-          statement.setObject(
-              i + 1,
-              value instanceof Instant instant
-                  ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC)
-                  : value);
-        }
-        statement.addBatch();
-      }
-      statement.executeBatch();
-      if (ids != null) {
-        int i = from;
-        try (ResultSet generated = statement.getGeneratedKeys()) {
-          while (generated.next()) {
-            ids[i++] = generated.getLong(1);
-          }
-        }
-        if (i != from + rows.size()) {
-          throw new SQLException(
-              "inserted "
-                  + rows.size()
-                  + " rows into "
-                  + table
-                  + " but got "
-                  + (i - from)
-                  + " ids");
-        }
-      }
-    }
   }
 
   private long[] drawIds(Connection connection, int count) throws SQLException {

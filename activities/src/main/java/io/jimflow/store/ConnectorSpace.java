@@ -71,8 +71,7 @@ public final class ConnectorSpace {
     if (anchors.isEmpty()) {
       return found;
     }
-    // Only the anchor in SQL: H2 seeks the anchor-first index for "anchor = ANY(?)" but would scan
-    // the whole system for it behind equalities on system and type. The rest is filtered here.
+    // Only the anchor in SQL, which the anchor-first index serves; the rest is filtered here.
     try (PreparedStatement statement =
         connection.prepareStatement("select * from cso where anchor = ANY(?)")) {
       Sql.setStrings(statement, 1, anchors);
@@ -114,7 +113,7 @@ public final class ConnectorSpace {
     if (anchors.isEmpty()) {
       return found;
     }
-    // As in findByAnchors, only the anchor goes into SQL so H2 seeks the index.
+    // As in findByAnchors, only the anchor goes into SQL.
     try (PreparedStatement statement =
         connection.prepareStatement(
             "select id, anchor, content_hash, state, mvo_id, last_seen_run, connected_system_id,"
@@ -209,14 +208,14 @@ public final class ConnectorSpace {
     Instant now = clock.instant();
     Sql.update(
         connection,
-        Dialect.of(connection)
-            .updateByIdFromArrays(
-                "cso",
-                "cast(? as bigint array), cast(? as varchar array), cast(? as varchar array),"
-                    + " cast(? as varchar array), cast(? as varchar array)",
-                "id, attributes, content_hash, state, last_seen_run",
-                "attributes = v.attributes, content_hash = v.content_hash, state = v.state,"
-                    + " sync_pending = true, last_seen_run = v.last_seen_run, updated_at = ?"),
+        Sql.updateByIdFromArrays(
+            "cso",
+            "cast(? as bigint array), cast(? as varchar array), cast(? as varchar array),"
+                + " cast(? as varchar array), cast(? as varchar array)",
+            "id, attributes, content_hash, state, last_seen_run",
+            "attributes = v.attributes, content_hash = v.content_hash, state = v.state,"
+                + " sync_pending = true, last_seen_run = v.last_seen_run, updated_at = ?",
+            null),
         statement -> {
           Sql.setLongs(statement, 1, byId.keySet());
           Sql.setStrings(statement, 2, rows.stream().map(CsoUpdate::attributesJson).toList());
@@ -280,8 +279,7 @@ public final class ConnectorSpace {
   }
 
   /**
-   * Pages through a system's CSOs by windows of ids: "id > ? order by id limit ?" would make H2
-   * read every remaining row of the system to sort them; a bounded id range reads only its window.
+   * Pages through a system's CSOs by windows of ids: a bounded id range reads only its window.
    * Windows without a match are skipped until the highest id.
    */
   private List<CsoRow> page(
@@ -353,12 +351,12 @@ public final class ConnectorSpace {
     Instant now = clock.instant();
     Sql.update(
         connection,
-        Dialect.of(connection)
-            .updateByIdFromArrays(
-                "cso",
-                "cast(? as bigint array), cast(? as varchar array)",
-                "id, mvo_id",
-                "mvo_id = v.mvo_id, join_type = ?, joined_at = ?, sync_pending = false"),
+        Sql.updateByIdFromArrays(
+            "cso",
+            "cast(? as bigint array), cast(? as varchar array)",
+            "id, mvo_id",
+            "mvo_id = v.mvo_id, join_type = ?, joined_at = ?, sync_pending = false",
+            null),
         statement -> {
           Sql.setLongs(statement, 1, csoIds);
           Sql.setStrings(statement, 2, mvoIds);

@@ -132,13 +132,13 @@ public final class Metaverse {
     Instant now = clock.instant();
     Sql.update(
         connection,
-        Dialect.of(connection)
-            .updateByIdFromArrays(
-                "mvo",
-                "cast(? as varchar array), cast(? as varchar array), cast(? as varchar array)",
-                "id, attributes, deletion_eligible_at",
-                "attributes = v.attributes, deletion_eligible_at = cast(v.deletion_eligible_at as"
-                    + " timestamp with time zone), updated_at = ?"),
+        Sql.updateByIdFromArrays(
+            "mvo",
+            "cast(? as varchar array), cast(? as varchar array), cast(? as varchar array)",
+            "id, attributes, deletion_eligible_at",
+            "attributes = v.attributes, deletion_eligible_at = cast(v.deletion_eligible_at as"
+                + " timestamp with time zone), updated_at = ?",
+            null),
         statement -> {
           Sql.setStrings(statement, 1, byId.keySet());
           Sql.setStrings(

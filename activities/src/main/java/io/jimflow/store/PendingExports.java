@@ -86,13 +86,12 @@ public final class PendingExports {
     Collection<Replacement> rows = byId.values();
     Sql.update(
         connection,
-        Dialect.of(connection)
-            .updateByIdFromArrays(
-                "pending_export",
-                "cast(? as bigint array), cast(? as varchar array), cast(? as varchar array)",
-                "id, change_type, attributes",
-                "change_type = v.change_type, attributes = v.attributes",
-                "t.status = '" + ExportStatus.Pending.name() + "'"),
+        Sql.updateByIdFromArrays(
+            "pending_export",
+            "cast(? as bigint array), cast(? as varchar array), cast(? as varchar array)",
+            "id, change_type, attributes",
+            "change_type = v.change_type, attributes = v.attributes",
+            "t.status = '" + ExportStatus.Pending.name() + "'"),
         statement -> {
           Sql.setLongs(statement, 1, byId.keySet());
           Sql.setStrings(statement, 2, rows.stream().map(r -> r.change().name()).toList());
@@ -183,7 +182,7 @@ public final class PendingExports {
     if (anchors.isEmpty()) {
       return found;
     }
-    // Only the anchor in SQL, so that H2 seeks the anchor-first index; the system is checked here.
+    // Only the anchor in SQL, which the anchor-first index serves; the system is checked here.
     Map<Long, String> anchorByCso = new HashMap<>();
     try (PreparedStatement statement =
         connection.prepareStatement(

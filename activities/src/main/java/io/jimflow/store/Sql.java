@@ -207,4 +207,26 @@ final class Sql {
   interface Binder {
     void bind(PreparedStatement statement) throws SQLException;
   }
+
+  /**
+   * One statement that updates a page of rows of {@code table} by id from parallel arrays: {@code
+   * arrays} are the array parameters' casts (the ids first), {@code columns} name them for {@code
+   * set}, which reads them as {@code v.<column>}; the arrays' parameters come before those of
+   * {@code set}. With a {@code condition} (over {@code t.<column>}, no parameters) only the rows
+   * that also meet it change; with null every row does. MERGE would need PostgreSQL 15; UPDATE ...
+   * FROM runs on every supported version.
+   */
+  static String updateByIdFromArrays(
+      String table, String arrays, String columns, String set, String condition) {
+    return "with v("
+        + columns
+        + ") as (select * from unnest("
+        + arrays
+        + ")) update "
+        + table
+        + " t set "
+        + set
+        + " from v where t.id = v.id"
+        + (condition == null ? "" : " and " + condition);
+  }
 }

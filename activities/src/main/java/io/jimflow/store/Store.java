@@ -25,7 +25,12 @@ public final class Store implements AutoCloseable {
 
   /** Opens a pool for the settings and brings the schema up to date. */
   public static Store open(StoreSettings settings) {
-    Store store = new Store(pool(settings));
+    return migrated(pool(settings));
+  }
+
+  /** A store on the pool, its schema brought up to date; the pool is closed if that fails. */
+  static Store migrated(HikariDataSource pool) {
+    Store store = new Store(pool);
     try {
       store.migrate();
     } catch (RuntimeException e) {
@@ -37,6 +42,11 @@ public final class Store implements AutoCloseable {
 
   /** A connection pool for the settings (schema not migrated). */
   public static HikariDataSource pool(StoreSettings settings) {
+    return new HikariDataSource(poolConfig(settings));
+  }
+
+  /** The pool settings for the store settings. */
+  static HikariConfig poolConfig(StoreSettings settings) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.url());
     config.setUsername(settings.user());
@@ -44,32 +54,19 @@ public final class Store implements AutoCloseable {
     config.setMaximumPoolSize(settings.maxPoolSize());
     config.setPoolName("jimflow-store");
     config.setAutoCommit(true);
-    if (settings.url().startsWith("jdbc:postgresql:")) {
-      // Sends a batch of inserts as multi-row INSERTs instead of one statement per row.
-      config.addDataSourceProperty("reWriteBatchedInserts", "true");
-    }
-    return new HikariDataSource(config);
+    // Sends a batch of inserts as multi-row INSERTs instead of one statement per row.
+    config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    return config;
   }
 
-  /**
-   * Applies pending Flyway migrations: those of both databases (classpath:db/migration) and, on H2,
-   * those of H2 alone (classpath:db/h2).
-   */
+  /** Applies pending Flyway migrations (classpath:db/migration). */
   public void migrate() {
-    boolean h2;
     try (Connection connection = dataSource.getConnection()) {
-      h2 = Dialect.of(connection) == Dialect.H2;
+      connection.isValid(5);
     } catch (SQLException e) {
       throw new StoreException("store unreachable: " + e.getMessage(), e);
     }
-    Flyway.configure()
-        .dataSource(dataSource)
-        .locations(
-            h2
-                ? new String[] {"classpath:db/migration", "classpath:db/h2"}
-                : new String[] {"classpath:db/migration"})
-        .load()
-        .migrate();
+    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
   }
 
   public DataSource dataSource() {

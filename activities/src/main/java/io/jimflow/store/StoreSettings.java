@@ -1,11 +1,9 @@
 package io.jimflow.store;
 
-import java.nio.file.Path;
-
 /**
  * Where the store lives and how many connections it may hold.
  *
- * @param url a JDBC URL: {@code jdbc:h2:file:...} (embedded) or {@code jdbc:postgresql://...}
+ * @param url a PostgreSQL JDBC URL, {@code jdbc:postgresql://host:port/database}
  * @param maxPoolSize the most connections the pool opens; one per concurrently running step
  *     suffices
  */
@@ -13,9 +11,30 @@ public record StoreSettings(String url, String user, String password, int maxPoo
 
   public static final int DEFAULT_POOL_SIZE = 8;
 
+  /**
+   * The port of the embedded PostgreSQL that {@code ./jimflow dev} runs (PostgreSQL's own 5432 plus
+   * 10000, as the dev directory's 10389 is LDAP's 389 plus 10000).
+   */
+  public static final int EMBEDDED_PORT = 15432;
+
+  /** The database and account of the embedded PostgreSQL. */
+  public static final String EMBEDDED_DATABASE = "jimflow";
+
+  public static final String EMBEDDED_USER = "jimflow";
+
   public StoreSettings {
     if (url == null || url.isBlank()) {
       throw new IllegalArgumentException("store url must be set");
+    }
+    if (!url.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(
+          "store url must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database), not '"
+              + url
+              + "'"
+              + (url.startsWith("jdbc:h2:")
+                  ? ": the embedded H2 store is gone; leave the url unset for the embedded"
+                      + " PostgreSQL of ./jimflow dev (docs/store.md)"
+                  : ""));
     }
     user = user == null ? "" : user;
     password = password == null ? "" : password;
@@ -23,18 +42,18 @@ public record StoreSettings(String url, String user, String password, int maxPoo
   }
 
   /**
-   * The embedded default: an H2 file {@code jimflow} in the given directory (e.g. {@code data/}).
+   * The embedded default: the PostgreSQL that {@code ./jimflow dev} runs on this machine, with its
+   * data under {@code data/postgres} (a worker connects to it like to any PostgreSQL).
    */
-  public static StoreSettings embedded(Path dataDirectory) {
+  public static StoreSettings embedded() {
+    return embedded(EMBEDDED_PORT);
+  }
+
+  /** The embedded PostgreSQL's database on another port (tests run their own). */
+  public static StoreSettings embedded(int port) {
     return new StoreSettings(
-        "jdbc:h2:file:"
-            + dataDirectory.toAbsolutePath().resolve("jimflow")
-            // A 128 MiB page cache (default 64): commits revisit every changed row's pages.
-            // FILE_LOCK=FS: the OS releases the lock when a worker dies, so the next one can open
-            // it. AUTO_COMPACT_FILL_RATE=0: no background rewriting of partly filled chunks, which
-            // took 9 % of the CPU of a synchronisation (docs/benchmarks.md, "Embedded H2").
-            + ";DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=131072;FILE_LOCK=FS;AUTO_COMPACT_FILL_RATE=0",
-        "sa",
+        "jdbc:postgresql://127.0.0.1:" + port + "/" + EMBEDDED_DATABASE,
+        EMBEDDED_USER,
         "",
         DEFAULT_POOL_SIZE);
   }

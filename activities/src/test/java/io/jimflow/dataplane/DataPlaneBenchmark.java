@@ -52,12 +52,12 @@ import org.junit.jupiter.api.Test;
  * in use at its end.
  *
  * <p>Settings (system properties): {@code jimflow.benchmark.file} the HR CSV ({@code ./jimflow data
- * generate}); {@code .store} {@code h2} (default), {@code postgres} (the test PostgreSQL of {@code
- * JIMFLOW_TEST_POSTGRES_URL}, a new schema per run) or {@code h2,postgres}; {@code .runs} (default
- * 3); {@code .phases} (default {@code raw,import,sync,export,confirm}; a phase that a later one
- * needs runs unreported); {@code .raw} {@code import,sync} (default) or {@code import}, which
- * measures the raw limit without the raw sync rows (at 1,000,000 people those take longer than the
- * whole data plane); {@code .jfr} a directory for one flight recording per reported phase.
+ * generate}); {@code .store} {@code postgres} (the default and only one: the tests' PostgreSQL,
+ * {@code TestPostgres}, a new schema per run); {@code .runs} (default 3); {@code .phases} (default
+ * {@code raw,import,sync,export,confirm}; a phase that a later one needs runs unreported); {@code
+ * .raw} {@code import,sync} (default) or {@code import}, which measures the raw limit without the
+ * raw sync rows (at 1,000,000 people those take longer than the whole data plane); {@code .jfr} a
+ * directory for one flight recording per reported phase.
  *
  * <p>A phase that fails (out of heap, for instance) ends its run and is reported with how long it
  * ran; the report is written and the benchmark then fails.
@@ -90,7 +90,7 @@ class DataPlaneBenchmark {
       return objects / seconds;
     }
 
-    /** PostgreSQL's write-ahead log written per object; NaN for H2. */
+    /** PostgreSQL's write-ahead log written per object. */
     double walPerObject() {
       return walBytes / objects;
     }
@@ -137,7 +137,7 @@ class DataPlaneBenchmark {
     List<RawLimitBenchmark.Measured> raw = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     List<BenchmarkStore.Kind> kinds =
-        Arrays.stream(System.getProperty("jimflow.benchmark.store", "h2").split(","))
+        Arrays.stream(System.getProperty("jimflow.benchmark.store", "postgres").split(","))
             .map(BenchmarkStore.Kind::parse)
             .toList();
     for (int run = 1; run <= runs; run++) {
@@ -593,7 +593,7 @@ class DataPlaneBenchmark {
               p.perSecond(),
               Double.isNaN(p.ratio()) ? "–" : String.format(Locale.ROOT, "%.2f", p.ratio()),
               seconds(p.jvmCpuSeconds()),
-              p.store().equals("H2") ? "–" : seconds(p.serverCpuSeconds()),
+              seconds(p.serverCpuSeconds()),
               Double.isNaN(p.walBytes())
                   ? "–"
                   : String.format(Locale.ROOT, "%,.0f", p.walPerObject()),
@@ -636,7 +636,7 @@ class DataPlaneBenchmark {
               Double.isNaN(first.jvmCpuSeconds())
                   ? "–"
                   : spread(group, Phase::jvmCpuSeconds).format("%.1f"),
-              first.store().equals("H2") || Double.isNaN(first.serverCpuSeconds())
+              Double.isNaN(first.serverCpuSeconds())
                   ? "–"
                   : spread(group, Phase::serverCpuSeconds).format("%.1f"),
               Double.isNaN(first.walBytes())

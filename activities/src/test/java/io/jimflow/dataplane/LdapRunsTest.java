@@ -160,7 +160,7 @@ class LdapRunsTest {
     server.startListening();
     server.add("dn: " + BASE, "objectClass: domain", "dc: example");
     server.add("dn: " + PEOPLE, "objectClass: organizationalUnit", "ou: people");
-    store = TestStores.h2();
+    store = TestStores.postgres();
     executor = executor("ldap://127.0.0.1:" + server.getListenPort(), PASSWORD);
   }
 

@@ -65,14 +65,9 @@ class RunProfileExecutorImplTest {
           "nightly-hr-sync",
           new Initiator(InitiatorType.Schedule, "nightly-hr-sync", "Nightly HR Sync"));
 
-  /** The store the runs use; H2 here, PostgreSQL in {@link PostgresRunProfileExecutorTest}. */
-  Store newStore() {
-    return TestStores.h2();
-  }
-
   @BeforeEach
   void setUp() {
-    store = newStore();
+    store = TestStores.postgres();
     config = new DataPlaneConfigLoader().load(CSV_SYSTEMS);
     executor = new RunProfileExecutorImpl(store, config, dir, clock);
   }

@@ -51,7 +51,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The maintenance workflows with the real activities on an H2 store, in the test environment. */
+/**
+ * The maintenance workflows with the real activities on a PostgreSQL store, in the test
+ * environment.
+ */
 class MaintenanceWorkflowsTest {
 
   private static final Initiator ADA = new Initiator(InitiatorType.User, "ada", "Ada Admin");
@@ -72,7 +75,7 @@ class MaintenanceWorkflowsTest {
     env = JimflowTestEnvironment.newEnvironment();
     client = env.getWorkflowClient();
     T = Instant.ofEpochMilli(env.currentTimeMillis());
-    store = TestStores.h2();
+    store = TestStores.postgres();
     clock = new SettableClock(T);
     data = new MaintenanceData(store, clock);
     runs = new MaintenanceRuns(clock);

@@ -33,7 +33,7 @@ class StoreMaintenanceTest {
 
   @BeforeEach
   void open() {
-    store = TestStores.h2();
+    store = TestStores.postgres();
     clock = new SettableClock(T);
     data = new MaintenanceData(store, clock);
     maintenance = new StoreMaintenance(store, MaintenanceData.ENGINE, clock);

@@ -2,22 +2,19 @@ package io.jimflow.store;
 
 import io.jimflow.testing.TestPostgres;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
- * A fresh, empty store for one benchmark run, migrated with every index: an embedded H2 file in a
- * new directory (the settings of {@link StoreSettings#embedded}, what a worker runs by default), or
- * a new schema of the test PostgreSQL ({@link TestStores#postgres()}, dropped on close).
+ * A fresh, empty store for one benchmark run, migrated with every index: a new schema of the tests'
+ * PostgreSQL ({@link TestStores#postgres()}, dropped on close). For figures of the embedded
+ * default, run with {@code -Djimflow.test.postgres.durable=true}: the tests' embedded server then
+ * flushes its write-ahead log on commit as a user's does ({@link TestPostgres}).
  *
  * <p>On PostgreSQL it also reads the CPU time the database's server processes spent (the backends
  * of {@code pg_stat_activity} for this database, {@code /proc/<pid>/stat}), which a profile of the
@@ -25,24 +22,22 @@ import java.util.stream.Stream;
  */
 public final class BenchmarkStore implements AutoCloseable {
 
-  /** Which store: the embedded H2 default or PostgreSQL. */
+  /** Which store: PostgreSQL, the only one since the embedded H2 store is gone (docs/store.md). */
   public enum Kind {
-    H2,
     POSTGRES;
 
-    /** {@code h2} or {@code postgres} (also {@code pg}). */
+    /** {@code postgres} (also {@code pg}). */
     public static Kind parse(String name) {
       return switch (name.trim().toLowerCase(Locale.ROOT)) {
-        case "h2" -> H2;
         case "postgres", "postgresql", "pg" -> POSTGRES;
         default ->
             throw new IllegalArgumentException(
-                "unknown store '" + name + "': h2 or postgres (JIMFLOW_TEST_POSTGRES_URL)");
+                "unknown store '" + name + "': postgres (the H2 store is gone)");
       };
     }
 
     public String label() {
-      return this == H2 ? "H2" : "PostgreSQL";
+      return "PostgreSQL";
     }
   }
 
@@ -51,33 +46,19 @@ public final class BenchmarkStore implements AutoCloseable {
 
   private final Kind kind;
   private final Store store;
-  private final Path h2Directory;
-  private final TestPostgres.Schema schema;
 
-  private BenchmarkStore(Kind kind, Store store, Path h2Directory, TestPostgres.Schema schema) {
+  private BenchmarkStore(Kind kind, Store store) {
     this.kind = kind;
     this.store = store;
-    this.h2Directory = h2Directory;
-    this.schema = schema;
   }
 
   /**
    * Opens a fresh store.
    *
-   * @param h2Directory where the H2 file goes (created; deleted on close); unused for PostgreSQL
+   * @param unused where an earlier store kind kept its files; callers still pass a directory
    */
-  public static BenchmarkStore open(Kind kind, Path h2Directory) {
-    if (kind == Kind.H2) {
-      try {
-        Files.createDirectories(h2Directory);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return new BenchmarkStore(
-          kind, Store.open(StoreSettings.embedded(h2Directory)), h2Directory, null);
-    }
-    TestStores.PostgresStore postgres = TestStores.postgres();
-    return new BenchmarkStore(kind, postgres.store(), null, postgres.schema());
+  public static BenchmarkStore open(Kind kind, Path unused) {
+    return new BenchmarkStore(kind, TestStores.postgres());
   }
 
   public Kind kind() {
@@ -88,15 +69,9 @@ public final class BenchmarkStore implements AutoCloseable {
     return store;
   }
 
-  /**
-   * CPU time (user + system) each server process of this database has spent so far, by pid; empty
-   * for H2, which runs inside the JVM.
-   */
+  /** CPU time (user + system) each server process of this database has spent so far, by pid. */
   public Map<Integer, Long> serverCpuNanos() {
     Map<Integer, Long> cpu = new HashMap<>();
-    if (kind != Kind.POSTGRES) {
-      return cpu;
-    }
     store.inTransaction(
         c -> {
           try (Statement statement = c.createStatement();
@@ -118,13 +93,9 @@ public final class BenchmarkStore implements AutoCloseable {
 
   /**
    * The PostgreSQL write-ahead log position in bytes (the whole cluster's: the benchmark runs
-   * alone); -1 for H2. The difference between two readings is what the database wrote to its log
-   * between them.
+   * alone). The difference between two readings is what the database wrote to its log between them.
    */
   public long walPosition() {
-    if (kind != Kind.POSTGRES) {
-      return -1;
-    }
     return store.inTransaction(
         c -> {
           try (Statement statement = c.createStatement();
@@ -164,17 +135,7 @@ public final class BenchmarkStore implements AutoCloseable {
   }
 
   @Override
-  public void close() throws SQLException, IOException {
+  public void close() {
     store.close();
-    if (schema != null) {
-      schema.close();
-    }
-    if (h2Directory != null && Files.exists(h2Directory)) {
-      try (Stream<Path> files = Files.walk(h2Directory)) {
-        for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(file);
-        }
-      }
-    }
   }
 }

@@ -4,14 +4,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The plans of the data plane's hot queries on a populated store (after an HR import and
- * synchronisation), as the store runs them: H2's {@code EXPLAIN ANALYZE} (the plan with the rows
- * each index scan read), PostgreSQL's {@code EXPLAIN (ANALYZE, BUFFERS)}. Each query is the text
- * the repositories send, with parameters taken from the store (a page of HR objects, their MVOs,
- * the Directory's objects). For docs/benchmarks.md, "Hot queries: EXPLAIN".
+ * synchronisation), as the store runs them: PostgreSQL's {@code EXPLAIN (ANALYZE, BUFFERS)}. Each
+ * query is the text the repositories send, with parameters taken from the store (a page of HR
+ * objects, their MVOs, the Directory's objects). For docs/benchmarks.md, "Hot queries: EXPLAIN".
  */
 public final class HotQueries {
 
@@ -26,7 +24,6 @@ public final class HotQueries {
   public static String explain(Store store) {
     return store.inTransaction(
         c -> {
-          Dialect dialect = Dialect.of(c);
           long firstHr =
               Sql.column(
                       c,
@@ -153,23 +150,17 @@ public final class HotQueries {
           for (Query query : queries) {
             out.append("#### ").append(query.name()).append("\n\n```sql\n");
             out.append(query.sql()).append("\n```\n\n```\n");
-            String prefix =
-                dialect == Dialect.H2 ? "explain analyze " : "explain (analyze, buffers) ";
-            try (PreparedStatement statement = c.prepareStatement(prefix + query.sql())) {
+            try (PreparedStatement statement =
+                c.prepareStatement("explain (analyze, buffers) " + query.sql())) {
               query.binder().bind(statement);
-              long start = System.nanoTime();
               List<String> lines = new ArrayList<>();
               try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                   lines.add(rows.getString(1));
                 }
               }
-              double ms = (System.nanoTime() - start) / 1e6;
               for (String line : lines) {
                 out.append(line).append('\n');
-              }
-              if (dialect == Dialect.H2) {
-                out.append(String.format(Locale.ROOT, "-- %.1f ms%n", ms));
               }
             }
             out.append("```\n\n");

@@ -1,21 +1,20 @@
 package io.jimflow.store;
 
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 
 /**
  * The worker process {@link KilledWorkerStoreTest} kills: one attempt of an export run, doing to
- * the embedded store what the LDAP export does ({@code LdapRuns#exportRun} and {@code
+ * the store what the LDAP export does ({@code LdapRuns#exportRun} and {@code
  * RunContext#commitPage}), without the directory. It takes the run record over with its attempt
  * number, resumes after the checkpoint, totals and items the earlier attempts committed, reads the
  * system's Pending exports a page at a time in a transaction of its own, and commits each export in
  * one transaction: marks it Exported, writes its run item, saves the run's progress with the
  * export's id as checkpoint.
  *
- * <p>Arguments: the store's directory, the connected system, the run record's id and the attempt.
- * Prints {@value #EXPORTING} once its first export has committed. When no Pending export is left it
- * ends the run record as Complete, prints {@value #FINISHED} and exits.
+ * <p>Arguments: the store's JDBC URL, user and password, the connected system, the run record's id
+ * and the attempt. Prints {@value #EXPORTING} once its first export has committed. When no Pending
+ * export is left it ends the run record as Complete, prints {@value #FINISHED} and exits.
  */
 final class KilledExportWorker {
 
@@ -48,9 +47,8 @@ final class KilledExportWorker {
   }
 
   public static void main(String[] args) {
-    Path directory = Path.of(args[0]);
-    try (Store store = Store.open(StoreSettings.embedded(directory))) {
-      new KilledExportWorker(store, args[1], args[2], Integer.parseInt(args[3])).run();
+    try (Store store = Store.open(new StoreSettings(args[0], args[1], args[2], 2))) {
+      new KilledExportWorker(store, args[3], args[4], Integer.parseInt(args[5])).run();
     }
     System.out.println(FINISHED);
     System.out.flush();

@@ -8,6 +8,7 @@ import io.jimflow.store.PendingExports.NewPendingExport;
 import io.jimflow.store.SystemCatalog.ProfileEntry;
 import io.jimflow.store.SystemCatalog.SystemEntry;
 import io.jimflow.sync.ExportChange;
+import io.jimflow.testing.TestPostgres;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -18,6 +19,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -28,51 +30,38 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An embedded store whose worker process is killed (SIGKILL) in the middle of an export stays
- * consistent, kill after kill, and the run resumes on it to the end.
+ * The store stays consistent when its worker process is killed (SIGKILL) in the middle of an
+ * export, kill after kill, and the run resumes on it to the end.
  *
- * <p>A worker process ({@link KilledExportWorker}) runs an attempt of an export run on the store
- * with the worker's own settings ({@link StoreSettings#embedded}), one transaction per exported
- * object as the LDAP export commits them, and is killed with {@link Process#destroyForcibly()} at a
- * random moment while it exports. The test then opens the store as the next worker would and checks
- * what a user would notice: the system's exports counted by status through the index the export
- * pages with ({@code pending_export_status}) equal the counts by table scan, and the export's page
- * query finds every Pending export; the run record is found by its key, its items written equal its
- * run items, its objects processed and Exported total equal the Exported exports, and its
- * checkpoint divides the Exported exports from the Pending ones. The next cycle's worker is the
- * run's next attempt and resumes from that checkpoint; one that cannot (a run item's key still
- * taken by a rolled-back insert) fails the cycle with its output. After the last kill one worker
- * exports the rest, and every export has been exported exactly once.
+ * <p>A worker process ({@link KilledExportWorker}) runs an attempt of an export run on the store (a
+ * schema of the tests' PostgreSQL, {@link TestPostgres}), one transaction per exported object as
+ * the LDAP export commits them, and is killed with {@link Process#destroyForcibly()} at a random
+ * moment while it exports. The test then opens the store as the next worker would and checks what a
+ * user would notice: the system's exports counted by status through the index the export pages with
+ * ({@code pending_export_status}) equal the counts by table scan, and the export's page query finds
+ * every Pending export; the run record is found by its key, its items written equal its run items,
+ * its objects processed and Exported total equal the Exported exports, and its checkpoint divides
+ * the Exported exports from the Pending ones. The next cycle's worker is the run's next attempt and
+ * resumes from that checkpoint; one that cannot (a run item's key still taken by a rolled-back
+ * insert) fails the cycle with its output. After the last kill one worker exports the rest, and
+ * every export has been exported exactly once.
  *
- * <p>H2 2.3.232, the embedded store's H2, broke here in about one kill in ten: after reopening,
- * {@code pending_export_status} missed a Pending export or kept an entry of a rolled-back write, or
- * a transaction was torn. H2 2.5.252 ({@code -Dh2.version=2.5.252} runs this test on it) broke here
- * too, far more rarely (about one kill in a hundred or more), in the same ways, but left a row
- * locked for good after a killed import (docs/benchmarks.md). A failure is a finding about the
- * store, not noise. It is therefore a measurement of the embedded store's crash safety, run on
- * request (docs/benchmarks.md, "Embedded H2: a killed worker's store"), not part of a normal {@code
- * ./mvnw verify}, where it is skipped with one line.
- *
- * <p>{@code -Djimflow.test.kills=<n>} runs it with that many kills (each about 2.5 s on a 2-core
- * machine), {@code -Djimflow.test.seed=<seed>} replays the kill delays of a failed run, and {@code
- * -Djimflow.test.keepStore=<dir>} keeps a copy of the store a failed cycle left, to open it with H2
- * alone.
+ * <p>The embedded H2 store that came before broke here in about one kill in ten (a lost or kept
+ * index entry, a torn transaction); PostgreSQL, the store since (docs/store.md), has not. It runs
+ * in every {@code ./mvnw verify} with {@value #DEFAULT_KILLS} kills (2 to 4 s each on a 2-core
+ * machine); {@code -Djimflow.test.kills=<n>} runs it with that many, {@code
+ * -Djimflow.test.seed=<seed>} replays the kill delays of a failed run.
  */
-@EnabledIfSystemProperty(
-    named = "jimflow.test.kills",
-    matches = "[1-9][0-9]*",
-    disabledReason =
-        "a measurement of the embedded store's crash safety: runs only with"
-            + " -Djimflow.test.kills=<number of kills> (docs/benchmarks.md)")
 class KilledWorkerStoreTest {
 
   private static final String SYSTEM = "directory";
+
+  /** The kills of a normal run. */
+  static final int DEFAULT_KILLS = 20;
 
   /** The Pending exports the run starts with. */
   private static final int EXPORTS = 20_000;
@@ -96,18 +85,13 @@ class KilledWorkerStoreTest {
   private static final String INDEXED_COUNT =
       "select count(*) from pending_export where connected_system_id = ? and status = ?";
 
-  /** The same through a table scan ({@code use index ()}: no index). */
-  private static final String SCANNED_COUNT =
-      "select count(*) from pending_export use index () where connected_system_id = ?"
-          + " and status = ?";
-
   /**
-   * The system's exports by status, and how many of each come after a checkpoint's export id, by a
-   * table scan.
+   * The system's exports by status, and how many of each come after a checkpoint's export id, read
+   * by a table scan ({@link #tableScansOnly}).
    */
   private static final String SCANNED_BY_STATUS =
       "select status, count(*), sum(case when id > ? then 1 else 0 end) from pending_export"
-          + " use index () where connected_system_id = ? group by status";
+          + " where connected_system_id = ? group by status";
 
   private final Clock clock = Clock.systemUTC();
   private final SystemCatalog catalog = new SystemCatalog(clock);
@@ -115,18 +99,24 @@ class KilledWorkerStoreTest {
   private final PendingExports pendingExports = new PendingExports(clock);
   private final RunRecords runRecords = new RunRecords(clock);
 
-  @TempDir Path directory;
+  private final TestPostgres.Schema schema = TestPostgres.newSchema();
+  private final StoreSettings settings = TestStores.settings(schema);
 
   /** The exports created so far. */
   private long created;
 
+  @AfterEach
+  void dropSchema() throws SQLException {
+    schema.close();
+  }
+
   @Test
-  void anEmbeddedStoreStaysConsistentWhenItsWorkerIsKilledMidExport() throws Exception {
-    int kills = Integer.getInteger("jimflow.test.kills");
+  void theStoreStaysConsistentWhenItsWorkerIsKilledMidExport() throws Exception {
+    int kills = Integer.getInteger("jimflow.test.kills", DEFAULT_KILLS);
     long seed = Long.getLong("jimflow.test.seed", new Random().nextLong());
     Random random = new Random(seed);
     String runId;
-    try (Store store = Store.open(StoreSettings.embedded(directory))) {
+    try (Store store = Store.open(settings)) {
       store.inTransaction(
           c -> {
             catalog.save(
@@ -158,8 +148,8 @@ class KilledWorkerStoreTest {
                               0,
                               "Directory export"))));
       // The comparison means something only if one count reads the index and the other does not.
-      assertThat(plan(store, INDEXED_COUNT)).contains("PENDING_EXPORT_STATUS");
-      assertThat(plan(store, SCANNED_COUNT)).contains("tableScan");
+      assertThat(plan(store, false)).contains("pending_export_status");
+      assertThat(plan(store, true)).contains("Seq Scan on pending_export").doesNotContain("Index");
     }
 
     long exported = 0;
@@ -171,28 +161,20 @@ class KilledWorkerStoreTest {
               "cycle %d of %d (seed %d, -Djimflow.test.seed=%d to replay), worker (attempt %d)"
                   + " to be killed %d ms after its first export",
               cycle, kills, seed, seed, cycle, delay);
-      try (Worker worker = Worker.start(directory, runId, cycle)) {
-        try {
-          worker.awaitExporting(context);
-        } catch (AssertionError e) {
-          keepStore(cycle);
-          throw e;
-        }
+      try (Worker worker = Worker.start(settings, runId, cycle)) {
+        worker.awaitExporting(context);
         Thread.sleep(delay);
         worker.kill(context);
       }
 
       StoreState state = inspect(runId, context);
-      if (!state.problems().isEmpty()) {
-        keepStore(cycle);
-      }
       assertThat(state.problems()).as("%s; the store after the kill: %s", context, state).isEmpty();
 
       mostInACycle = Math.max(mostInACycle, state.scanned(ExportStatus.Exported) - exported);
       exported = state.scanned(ExportStatus.Exported);
       long wanted = Math.max(EXPORTS_PER_CYCLE, 2 * mostInACycle);
       if (state.scanned(ExportStatus.Pending) < wanted) {
-        try (Store store = Store.open(StoreSettings.embedded(directory))) {
+        try (Store store = Store.open(settings)) {
           addExports(store, (int) wanted);
         }
       }
@@ -201,7 +183,7 @@ class KilledWorkerStoreTest {
     String context =
         String.format(
             "the run to its end after %d kills (seed %d), attempt %d", kills, seed, kills + 1);
-    try (Worker worker = Worker.start(directory, runId, kills + 1)) {
+    try (Worker worker = Worker.start(settings, runId, kills + 1)) {
       worker.awaitEnd(context);
     }
     StoreState state = inspect(runId, context);
@@ -217,24 +199,6 @@ class KilledWorkerStoreTest {
         .as("%s: the run record's Exported total", context)
         .isEqualTo(created);
     assertThat(record.itemsWritten()).as("%s: the run record's items", context).isEqualTo(created);
-  }
-
-  /**
-   * Copies the store's files, as the failed cycle left them, to the directory {@code
-   * -Djimflow.test.keepStore} names (nothing without it), to open them with H2 alone.
-   */
-  private void keepStore(int cycle) throws IOException {
-    String keepStore = System.getProperty("jimflow.test.keepStore");
-    if (keepStore == null) {
-      return;
-    }
-    Path copy = Path.of(keepStore, "cycle-" + cycle);
-    Files.createDirectories(copy);
-    try (Stream<Path> files = Files.list(directory)) {
-      for (Path file : files.toList()) {
-        Files.copy(file, copy.resolve(file.getFileName()));
-      }
-    }
   }
 
   /** Adds Pending exports of new provisioned CSOs of the system, a page per transaction. */
@@ -271,25 +235,53 @@ class KilledWorkerStoreTest {
     created += count;
   }
 
-  private static String plan(Store store, String query) {
+  /** The plan of the indexed count, or with {@code scan} of the same count by table scan. */
+  private static String plan(Store store, boolean scan) {
     return store.inTransaction(
         c -> {
-          try (PreparedStatement explain = c.prepareStatement("explain " + query)) {
+          if (scan) {
+            tableScansOnly(c);
+          } else {
+            indexScansOnly(c);
+          }
+          try (PreparedStatement explain = c.prepareStatement("explain " + INDEXED_COUNT)) {
             explain.setString(1, SYSTEM);
             explain.setString(2, ExportStatus.Pending.name());
+            StringBuilder plan = new StringBuilder();
             try (ResultSet rows = explain.executeQuery()) {
-              rows.next();
-              return rows.getString(1);
+              while (rows.next()) {
+                plan.append(rows.getString(1)).append('\n');
+              }
             }
+            return plan.toString();
           }
         });
+  }
+
+  /** Lets the rest of the transaction read tables only by scanning them, never an index. */
+  private static void tableScansOnly(Connection c) throws SQLException {
+    scans(c, true);
+  }
+
+  /** Lets the rest of the transaction read tables through an index wherever one serves. */
+  private static void indexScansOnly(Connection c) throws SQLException {
+    scans(c, false);
+  }
+
+  private static void scans(Connection c, boolean tableScans) throws SQLException {
+    try (Statement statement = c.createStatement()) {
+      statement.execute("set local enable_seqscan = " + tableScans);
+      for (String index : List.of("indexscan", "indexonlyscan", "bitmapscan")) {
+        statement.execute("set local enable_" + index + " = " + !tableScans);
+      }
+    }
   }
 
   /** Opens the store as the next worker would and reads what it holds. */
   private StoreState inspect(String runId, String context) {
     Store store;
     try {
-      store = Store.open(StoreSettings.embedded(directory));
+      store = Store.open(settings);
     } catch (RuntimeException e) {
       return fail(context + ": the store does not open", e);
     }
@@ -305,12 +297,16 @@ class KilledWorkerStoreTest {
     long position = KilledExportWorker.position(record.map(RunRecord::checkpoint).orElse(null));
     Map<ExportStatus, Long> indexed = new EnumMap<>(ExportStatus.class);
     Map<ExportStatus, Long> scanned = new EnumMap<>(ExportStatus.class);
+    indexScansOnly(c);
+    long itemsIndexed = runRecords.countItems(c, runId);
     for (ExportStatus status : ExportStatus.values()) {
       indexed.put(status, count(c, INDEXED_COUNT, SYSTEM, status.name()));
       scanned.put(status, 0L);
     }
     long afterCheckpoint = 0;
     long pendingAfterCheckpoint = 0;
+    tableScansOnly(c);
+    long itemsScanned = count(c, "select count(*) from run_item where run_record_id = ?", runId);
     try (PreparedStatement statement = c.prepareStatement(SCANNED_BY_STATUS)) {
       statement.setLong(1, position);
       statement.setString(2, SYSTEM);
@@ -325,6 +321,7 @@ class KilledWorkerStoreTest {
         }
       }
     }
+    indexScansOnly(c);
     long paged = 0;
     long after = 0;
     while (true) {
@@ -341,8 +338,8 @@ class KilledWorkerStoreTest {
         scanned,
         paged,
         record,
-        runRecords.countItems(c, runId),
-        count(c, "select count(*) from run_item use index () where run_record_id = ?", runId),
+        itemsIndexed,
+        itemsScanned,
         afterCheckpoint - pendingAfterCheckpoint,
         scanned.get(ExportStatus.Pending) - pendingAfterCheckpoint);
   }
@@ -489,7 +486,7 @@ class KilledWorkerStoreTest {
      * lives about a second, and exports several times faster in it with C1's quick compilation than
      * while C2 is still compiling.
      */
-    static Worker start(Path directory, String runId, int attempt) throws IOException {
+    static Worker start(StoreSettings settings, String runId, int attempt) throws IOException {
       return new Worker(
           new ProcessBuilder(
                   Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -498,7 +495,9 @@ class KilledWorkerStoreTest {
                   "-cp",
                   System.getProperty("java.class.path"),
                   KilledExportWorker.class.getName(),
-                  directory.toString(),
+                  settings.url(),
+                  settings.user(),
+                  settings.password(),
                   SYSTEM,
                   runId,
                   Integer.toString(attempt))

@@ -51,17 +51,7 @@ public class RawLimitBenchmark {
     /** {@code COPY … FROM STDIN (FORMAT csv)} through pgjdbc's CopyManager. */
     PG_COPY(BenchmarkStore.Kind.POSTGRES, "COPY"),
     /** JDBC batches, sent as multi-row INSERTs by {@code reWriteBatchedInserts=true}. */
-    PG_INSERT(BenchmarkStore.Kind.POSTGRES, "batched INSERT (reWriteBatchedInserts)"),
-    /** JDBC batches of INSERT, ids from the generated keys. */
-    H2_INSERT(BenchmarkStore.Kind.H2, "batched INSERT"),
-    /**
-     * JDBC batches of {@code MERGE INTO cso … KEY (anchor, system, type)}, the upsert of an import;
-     * INSERT batches for the other tables (a MERGE on {@code run_item}'s key scans the run's
-     * items).
-     */
-    H2_MERGE(BenchmarkStore.Kind.H2, "batched MERGE … KEY"),
-    /** One {@code INSERT … SELECT * FROM UNNEST(?, …)} per table and page, arrays bound. */
-    H2_UNNEST(BenchmarkStore.Kind.H2, "INSERT … SELECT FROM UNNEST");
+    PG_INSERT(BenchmarkStore.Kind.POSTGRES, "batched INSERT (reWriteBatchedInserts)");
 
     private final BenchmarkStore.Kind kind;
     private final String label;
@@ -144,7 +134,7 @@ public class RawLimitBenchmark {
     Path csv = Path.of(System.getProperty("jimflow.benchmark.file"));
     int runs = Integer.getInteger("jimflow.benchmark.runs", 3);
     List<String> lines = new ArrayList<>();
-    for (String name : System.getProperty("jimflow.benchmark.store", "h2").split(",")) {
+    for (String name : System.getProperty("jimflow.benchmark.store", "postgres").split(",")) {
       BenchmarkStore.Kind kind = BenchmarkStore.Kind.parse(name);
       Map<Variant, List<Measured>> byVariant = new LinkedHashMap<>();
       for (int run = 1; run <= runs; run++) {
@@ -667,11 +657,7 @@ public class RawLimitBenchmark {
       }
       switch (variant) {
         case PG_COPY -> copy(c, table.name, table.columnList(), rows);
-        case PG_INSERT, H2_INSERT -> batch(c, insertSql(table), rows, false);
-        case H2_MERGE ->
-            batch(c, table == Table.CSO ? mergeSql(table) : insertSql(table), rows, false);
-        case H2_UNNEST ->
-            unnest(c, "insert into " + table.name + " (" + table.columnList() + ")", rows);
+        case PG_INSERT -> batch(c, insertSql(table), rows, false);
       }
     }
 
@@ -717,34 +703,6 @@ public class RawLimitBenchmark {
           }
           return ids;
         }
-        case H2_INSERT -> {
-          return batch(c, insertSql(Table.CSO), rows, true);
-        }
-        case H2_MERGE -> {
-          return batch(c, mergeSql(Table.CSO), rows, true);
-        }
-        case H2_UNNEST -> {
-          Map<String, Long> byAnchor = new HashMap<>();
-          try (PreparedStatement statement =
-              c.prepareStatement(
-                  "select id, anchor from final table (insert into cso ("
-                      + Table.CSO.columnList()
-                      + ") select * from unnest("
-                      + marks(Table.CSO.columns.size())
-                      + "))")) {
-            bindArrays(statement, rows);
-            try (ResultSet result = statement.executeQuery()) {
-              while (result.next()) {
-                byAnchor.put(result.getString(2), result.getLong(1));
-              }
-            }
-          }
-          long[] ids = new long[rows.size()];
-          for (int i = 0; i < ids.length; i++) {
-            ids[i] = byAnchor.get((String) rows.get(i)[2]);
-          }
-          return ids;
-        }
       }
       throw new IllegalStateException(variant.name());
     }
@@ -765,30 +723,6 @@ public class RawLimitBenchmark {
             statement.setObject(1, now);
             statement.setArray(2, c.createArrayOf("bigint", csoIds.toArray()));
             statement.setArray(3, c.createArrayOf("varchar", mvoIds.toArray()));
-            statement.executeUpdate();
-          }
-        }
-        case H2_INSERT -> {
-          List<Object[]> rows = new ArrayList<>();
-          for (int i = 0; i < csoIds.size(); i++) {
-            rows.add(new Object[] {mvoIds.get(i), now, csoIds.get(i)});
-          }
-          batch(
-              c,
-              "update cso set mvo_id = ?, join_type = 'Projected', joined_at = ?,"
-                  + " sync_pending = false where id = ?",
-              rows,
-              false);
-        }
-        case H2_MERGE, H2_UNNEST -> {
-          try (PreparedStatement statement =
-              c.prepareStatement(
-                  "merge into cso using (select * from unnest(?, ?)) v(id, mvo_id) on cso.id ="
-                      + " v.id when matched then update set mvo_id = v.mvo_id, join_type ="
-                      + " 'Projected', joined_at = ?, sync_pending = false")) {
-            statement.setObject(1, csoIds.toArray(new Long[0]));
-            statement.setObject(2, mvoIds.toArray(new String[0]));
-            statement.setObject(3, now);
             statement.executeUpdate();
           }
         }

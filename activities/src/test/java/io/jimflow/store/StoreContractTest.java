@@ -29,7 +29,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** What every database the store runs on must do; run against H2 and PostgreSQL. */
+/** What the store must do, run by {@link StoreTest} on the tests' PostgreSQL. */
 abstract class StoreContractTest {
 
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-03-01T02:00:00Z"), ZoneOffset.UTC);

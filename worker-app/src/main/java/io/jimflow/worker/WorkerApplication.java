@@ -47,7 +47,7 @@ public class WorkerApplication {
       }
       DevMode dev;
       try {
-        dev = DevMode.prepare(httpPort);
+        dev = DevMode.prepare(httpPort, !storeConfigured(args));
       } catch (DevServerException e) {
         System.err.println("jimflow dev: " + e.getMessage());
         System.exit(1);
@@ -167,6 +167,14 @@ public class WorkerApplication {
     }
   }
 
+  /** Whether the store's URL is set (else the worker uses the embedded PostgreSQL). */
+  private static boolean storeConfigured(String[] args) {
+    String fromEnvironment = System.getenv("JIMFLOW_STORE_URL");
+    return Arrays.stream(args)
+            .anyMatch(a -> a.startsWith("--jimflow.store.url=") && a.length() > 20)
+        || (fromEnvironment != null && !fromEnvironment.isBlank());
+  }
+
   private static boolean hasPortSetting(String[] args) {
     return hasSetting(args, "--server.port=", "SERVER_PORT");
   }
@@ -191,6 +199,7 @@ public class WorkerApplication {
                 : " (already running, reused)"));
     System.out.println("  Temporal UI      " + dev.uiUrl());
     System.out.println("  Directory        " + dev.directoryNote());
+    dev.storeNote().ifPresent(note -> System.out.println("  Store            " + note));
     System.out.println("  Worker health    http://localhost:" + httpPort + "/actuator/health");
     System.out.println(
         "  Codec server     "

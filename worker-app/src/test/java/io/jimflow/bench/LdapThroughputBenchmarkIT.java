@@ -25,6 +25,7 @@ import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.secrets.WorkerSecrets;
 import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
+import io.jimflow.testing.TestPostgres;
 import io.jimflow.worker.dev.EmbeddedDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,8 +56,9 @@ import org.junit.jupiter.api.io.TempDir;
  * -Djimflow.benchmark=true}; the report lands in {@code worker-app/target/benchmarks/ldap.md}.
  * Smaller: {@code -Djimflow.benchmark.entries=10000 -Djimflow.benchmark.rounds=1}.
  *
- * <p>Once, the HR people are imported and synchronised into an embedded H2 store, leaving one
- * pending add per person for the directory; each round copies that store and runs the Export
+ * <p>Once, the HR people are imported and synchronised into a store (a database of the tests'
+ * PostgreSQL, {@code TestPostgres}), leaving one
+ * pending add per person for the directory; each round copies that store (a database made from it as template) and runs the Export
  * against a fresh, empty directory (a page of adds pipelined, its outcomes committed together),
  * then the Full Import of the directory (paged search) into a fresh store. Then, as the directory's
  * own limits, the same entries are added into fresh subtrees of the same directory by the SDK
@@ -125,7 +127,7 @@ class LdapThroughputBenchmarkIT {
   @Test
   void exportAndFullImportOfTheSameEntriesOnBothDirectories() throws Exception {
     assertThat(OpenLdapServer.problem()).as("the benchmark needs slapd").isEmpty();
-    Path prepared = prepare();
+    TestPostgres.Server prepared = prepare();
     List<Measurement> measurements = new ArrayList<>();
     for (int round = 1; round <= ROUNDS; round++) {
       List<String> order =
@@ -144,12 +146,13 @@ class LdapThroughputBenchmarkIT {
   }
 
   /** The HR people imported and synchronised: a store with one pending add per person. */
-  private Path prepare() throws IOException {
+  private TestPostgres.Server prepare() throws IOException {
     Path dir = work.resolve("prepared");
     Files.createDirectories(dir.resolve("data"));
     new CsvExampleDataWriter().generate(ENTRIES, dir.resolve("data/hr.csv"), 42, n -> {});
     DataPlaneConfig config = config(dir, "ldap://127.0.0.1:1");
-    try (Store store = Store.open(StoreSettings.embedded(dir.resolve("store")))) {
+    TestPostgres.Server prepared = TestPostgres.newDatabase(null);
+    try (Store store = Store.open(settings(prepared))) {
       RunProfileExecutorImpl executor = executor(store, config, dir);
       for (String profile : List.of("Full Import", "Full Synchronisation")) {
         long start = System.nanoTime();
@@ -163,23 +166,28 @@ class LdapThroughputBenchmarkIT {
             outcome.stats());
       }
     }
-    return dir.resolve("store");
+    return prepared;
   }
 
-  private Measurement measure(String kind, int round, Path preparedStore) throws Exception {
+  private static StoreSettings settings(TestPostgres.Server database) {
+    return new StoreSettings(database.url(), database.user(), database.password(), 8);
+  }
+
+  private Measurement measure(String kind, int round, TestPostgres.Server preparedStore)
+      throws Exception {
     Path dir = work.resolve("round-" + round + "-" + kind);
-    copy(preparedStore, dir.resolve("store"));
+    TestPostgres.Server store = TestPostgres.newDatabase(preparedStore.database());
     Files.createDirectories(dir.resolve("data"));
-    Files.copy(preparedStore.resolveSibling("data/hr.csv"), dir.resolve("data/hr.csv"));
+    Files.copy(work.resolve("prepared/data/hr.csv"), dir.resolve("data/hr.csv"));
     try (Directory directory = start(kind, dir)) {
       DataPlaneConfig config = config(dir, directory.url());
 
       String loadBefore = loadAverage();
       RunProfileOutcome export;
       double exportSeconds;
-      try (Store store = Store.open(StoreSettings.embedded(dir.resolve("store")))) {
+      try (Store opened = Store.open(settings(store))) {
         // The run alone, as for the modifies below: opening the store is not the export's work.
-        RunProfileExecutorImpl executor = executor(store, config, dir);
+        RunProfileExecutorImpl executor = executor(opened, config, dir);
         long exportStart = System.nanoTime();
         export = executor.execute(run("Directory", "Export"), new Progress());
         exportSeconds = (System.nanoTime() - exportStart) / 1e9;
@@ -189,9 +197,9 @@ class LdapThroughputBenchmarkIT {
 
       long importStart = System.nanoTime();
       RunProfileOutcome fullImport;
-      try (Store store = Store.open(StoreSettings.embedded(dir.resolve("import-store")))) {
+      try (Store opened = Store.open(settings(TestPostgres.newDatabase(null)))) {
         fullImport =
-            executor(store, config, dir).execute(run("Directory", "Full Import"), new Progress());
+            executor(opened, config, dir).execute(run("Directory", "Full Import"), new Progress());
       }
       double importSeconds = (System.nanoTime() - importStart) / 1e9;
       assertThat(fullImport.status()).as(fullImport.message()).isEqualTo(StepStatus.Complete);
@@ -524,19 +532,6 @@ class LdapThroughputBenchmarkIT {
       return parts[0] + "/" + parts[1] + "/" + parts[2];
     } catch (IOException e) {
       return "?";
-    }
-  }
-
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        Path target = to.resolve(from.relativize(file).toString());
-        if (Files.isDirectory(file)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(file, target);
-        }
-      }
     }
   }
 

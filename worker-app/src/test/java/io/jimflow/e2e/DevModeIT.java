@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.jimflow.client.MaintenanceClient;
 import io.jimflow.client.WorkItemClient;
+import io.jimflow.common.PostmasterPid;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.TemporalCli;
 import io.jimflow.workitem.WorkItemSpec;
@@ -33,29 +34,32 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./jimflow dev} as a user runs it: the embedded default on 7233/8233/8080, a second
- * instance reusing the server, and SIGTERM ending both with exit code 0.
+ * {@code ./jimflow dev} as a user runs it: the embedded default on 7233/8233/8080/10389 and the
+ * store's embedded PostgreSQL on 15432 (data in {@code data/postgres}), a second instance reusing
+ * them, and SIGTERM ending both with exit code 0; a SIGKILLed one leaves its PostgreSQL running for
+ * the next, which takes it over, and a PostgreSQL killed itself is recovered at the next start.
  */
 class DevModeIT {
+
+  private static final List<Integer> PORTS = List.of(7233, 8233, 8080, 10389, 15432);
 
   private static final Pattern HEALTH_URL =
       Pattern.compile("Worker health\\s+(http://localhost:\\d+/actuator/health)");
 
-  @Test
-  void devModeServesTheUiStaysHealthyAndStopsCleanlyOnSigterm(@TempDir Path home) throws Exception {
-    boolean portsFree =
-        !DevServer.isListening("127.0.0.1", 7233)
-            && !DevServer.isListening("127.0.0.1", 8233)
-            && !DevServer.isListening("127.0.0.1", 8080)
-            && !DevServer.isListening("127.0.0.1", 10389);
+  /** The dev ports must be free: skipped off CI while a ./jimflow dev runs, failed on CI. */
+  private static void requireFreePorts() {
+    boolean portsFree = PORTS.stream().noneMatch(port -> DevServer.isListening("127.0.0.1", port));
     if (!"true".equals(System.getenv("CI"))) {
       assumeThat(portsFree)
-          .as(
-              "ports 7233, 8233, 8080 and 10389 must be free for the dev-mode test (stop ./jimflow"
-                  + " dev)")
+          .as("ports " + PORTS + " must be free for the dev-mode test (stop ./jimflow dev)")
           .isTrue();
     }
-    assertThat(portsFree).as("ports 7233, 8233, 8080 and 10389 are free").isTrue();
+    assertThat(portsFree).as("ports " + PORTS + " are free").isTrue();
+  }
+
+  @Test
+  void devModeServesTheUiStaysHealthyAndStopsCleanlyOnSigterm(@TempDir Path home) throws Exception {
+    requireFreePorts();
 
     Path projectHome = TemporalCli.projectHome().orElseThrow();
     Path cli = TemporalCli.locate(Optional.of(projectHome));
@@ -68,8 +72,12 @@ class DevModeIT {
       assertThat(firstBanner)
           .contains("started here")
           .contains("Directory        ldap://127.0.0.1:10389 base dc=example,dc=org (started here")
-          .contains("jimflow-dev-password");
+          .contains("jimflow-dev-password")
+          .contains(
+              "Store            jdbc:postgresql://127.0.0.1:15432/jimflow (started here, cluster"
+                  + " created; data in data/postgres");
       assertThat(DevServer.isListening("127.0.0.1", 10389)).isTrue();
+      ProcessHandle postgres = PostmasterPid.runningServer(home.resolve("data/postgres")).get();
       assertThat(httpGet("http://localhost:8233/")).isEqualTo(200);
       assertThat(body(healthUrl(firstBanner)))
           .contains("\"status\":\"UP\"")
@@ -92,12 +100,17 @@ class DevModeIT {
           startDev(
               projectHome, cli, home, home.resolve("healthcheck2"), home.resolve("second.log"));
       String secondBanner = awaitBanner(second, home.resolve("second.log"));
-      assertThat(secondBanner).contains("already running, reused");
+      assertThat(secondBanner)
+          .contains("already running, reused")
+          .contains("Store            jdbc:postgresql://127.0.0.1:15432/jimflow (already running,");
       assertThat(body(healthUrl(secondBanner))).contains("\"status\":\"UP\"");
       second.destroy();
       assertThat(second.waitFor(40, TimeUnit.SECONDS)).isTrue();
       assertThat(second.exitValue()).isZero();
       assertThat(body(healthUrl(firstBanner))).contains("\"status\":\"UP\"");
+      assertThat(postgres.isAlive())
+          .as("the second left the first one's PostgreSQL running")
+          .isTrue();
 
       long stopping = System.nanoTime();
       first.destroy();
@@ -106,6 +119,10 @@ class DevModeIT {
       assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(35));
       assertThat(DevServer.isListening("127.0.0.1", 7233)).isFalse();
       assertThat(DevServer.isListening("127.0.0.1", 10389)).isFalse();
+      assertThat(postgres.isAlive()).as("the first stopped its PostgreSQL").isFalse();
+      assertThat(Files.exists(home.resolve("data/postgres/postmaster.pid")))
+          .as("a clean shutdown")
+          .isFalse();
       // Kept for the next start.
       assertThat(Files.readString(home.resolve("data/directory.ldif")))
           .contains("dn: ou=people,dc=example,dc=org");
@@ -114,6 +131,83 @@ class DevModeIT {
       if (second != null) {
         second.destroyForcibly();
       }
+      stopLeftovers(home);
+    }
+  }
+
+  @Test
+  void aSigkilledDevLeavesItsPostgresToTheNextAndAKilledPostgresIsRecovered(@TempDir Path home)
+      throws Exception {
+    requireFreePorts();
+    Path projectHome = TemporalCli.projectHome().orElseThrow();
+    Path cli = TemporalCli.locate(Optional.of(projectHome));
+    Path data = home.resolve("data/postgres");
+    // An H2 store left by an earlier version: named once, not read.
+    Files.createDirectories(home.resolve("data"));
+    Files.writeString(home.resolve("data/jimflow.mv.db"), "earlier");
+    Process first =
+        startDev(projectHome, cli, home, home.resolve("hb1"), home.resolve("first.log"));
+    Process second = null;
+    Process third = null;
+    try {
+      awaitBanner(first, home.resolve("first.log"));
+      ProcessHandle postgres = PostmasterPid.runningServer(data).orElseThrow();
+      first.destroyForcibly();
+      assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(postgres.isAlive()).as("PostgreSQL outlives a SIGKILLed worker").isTrue();
+      // What the killed worker left besides: its Temporal dev server, which the next one reuses.
+
+      second = startDev(projectHome, cli, home, home.resolve("hb2"), home.resolve("second.log"));
+      String secondBanner = awaitBanner(second, home.resolve("second.log"));
+      assertThat(secondBanner)
+          .contains(
+              "Store            jdbc:postgresql://127.0.0.1:15432/jimflow (already running,"
+                  + " taken over from a worker that is gone; data in data/postgres");
+      assertThat(PostmasterPid.runningServer(data)).contains(postgres);
+
+      postgres.destroyForcibly();
+      assertThat(postgres.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+      second.destroy();
+      assertThat(second.waitFor(40, TimeUnit.SECONDS)).isTrue();
+      assertThat(Files.exists(data.resolve("postmaster.pid")))
+          .as("the killed PostgreSQL's lock file is left behind")
+          .isTrue();
+
+      third = startDev(projectHome, cli, home, home.resolve("hb3"), home.resolve("third.log"));
+      String thirdBanner = awaitBanner(third, home.resolve("third.log"));
+      assertThat(thirdBanner).contains("(started here; recovered: the last server (process");
+      assertThat(Files.readString(home.resolve("data/postgres.log")))
+          .contains("database system was interrupted");
+      assertThat(thirdBanner).containsOnlyOnce("jimflow.mv.db is the H2 store of an earlier");
+      ProcessHandle recovered = PostmasterPid.runningServer(data).orElseThrow();
+      third.destroy();
+      assertThat(third.waitFor(40, TimeUnit.SECONDS)).isTrue();
+      assertThat(third.exitValue()).isZero();
+      assertThat(recovered.isAlive()).isFalse();
+    } finally {
+      for (Process process : java.util.Arrays.asList(first, second, third)) {
+        if (process != null) {
+          process.destroyForcibly();
+        }
+      }
+      stopLeftovers(home);
+    }
+  }
+
+  /**
+   * Stops what a SIGKILLed dev worker left running: the Temporal dev server on its data file and
+   * the PostgreSQL on its data directory.
+   */
+  private static void stopLeftovers(Path home) throws Exception {
+    String temporalDb = home.resolve("data/temporal.db").toString();
+    List<ProcessHandle> left =
+        ProcessHandle.allProcesses()
+            .filter(p -> p.info().commandLine().map(c -> c.contains(temporalDb)).orElse(false))
+            .collect(java.util.stream.Collectors.toCollection(java.util.ArrayList::new));
+    PostmasterPid.runningServer(home.resolve("data/postgres")).ifPresent(left::add);
+    for (ProcessHandle process : left) {
+      process.destroyForcibly();
+      process.onExit().get(30, TimeUnit.SECONDS);
     }
   }
 

@@ -2,6 +2,7 @@ package io.jimflow.e2e;
 
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.SearchAttributeSetup;
+import io.jimflow.testing.TestPostgres;
 import io.jimflow.worker.dev.DevServer;
 import io.jimflow.worker.dev.DevServerException;
 import io.jimflow.worker.dev.EmbeddedDirectory;
@@ -51,6 +52,7 @@ public final class E2eEnvironment implements AutoCloseable {
   private final List<WorkerProcess> workers = new ArrayList<>();
   private WorkerProcess sharedWorker;
   private final Map<String, EmbeddedDirectory> directories = new HashMap<>();
+  private TestStore sharedStore;
 
   /** The bind password of the run's directories: a value no history or log may show. */
   public static final String DIRECTORY_PASSWORD = "e2e-directory-" + UUID.randomUUID();
@@ -252,9 +254,9 @@ public final class E2eEnvironment implements AutoCloseable {
     full.putIfAbsent("TEMPORAL_NAMESPACE", server.namespace());
     full.putIfAbsent("JIMFLOW_HOME", projectHome.toString());
     // The run's own store and data files, never the checkout's data/ (a ./jimflow dev may use it).
-    // AUTO_SERVER lets several worker processes of the run share the one embedded store.
-    full.putIfAbsent("JIMFLOW_STORE_URL", sharedStoreUrl());
-    full.putIfAbsent("JIMFLOW_STORE_USERNAME", "sa");
+    if (!full.containsKey("JIMFLOW_STORE_URL")) {
+      full.putAll(sharedStore().environment());
+    }
     full.putIfAbsent("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataPlaneDirectory().toString());
     if (!full.containsKey("JIMFLOW_DATA_PLANE_CONFIG")
         && !full.containsKey("JIMFLOW_DIRECTORY_URL")) {
@@ -267,13 +269,47 @@ public final class E2eEnvironment implements AutoCloseable {
   }
 
   /**
-   * The store of workers started without their own {@code JIMFLOW_STORE_URL}: one per run (like the
-   * server's database), so a second run in the same checkout starts empty too.
+   * The store of workers started without their own {@code JIMFLOW_STORE_URL}: a schema of the
+   * tests' PostgreSQL ({@link TestPostgres}), one per run (like the server's database), so a second
+   * run in the same checkout starts empty too.
    */
-  private String sharedStoreUrl() {
-    return "jdbc:h2:file:"
-        + workDir.resolve("store-" + ProcessHandle.current().pid() + "/jimflow")
-        + ";AUTO_SERVER=TRUE";
+  private synchronized TestStore sharedStore() {
+    if (sharedStore == null) {
+      sharedStore = newStore();
+    }
+    return sharedStore;
+  }
+
+  /** A store of its own for a test's workers: a new schema of the tests' PostgreSQL. */
+  public static TestStore newStore() {
+    return new TestStore(TestPostgres.newSchema());
+  }
+
+  /** A store of the tests' PostgreSQL as workers reach it. */
+  public record TestStore(TestPostgres.Schema schema) {
+
+    /**
+     * The workers' settings for it: {@code JIMFLOW_STORE_URL}, {@code _USERNAME}, {@code
+     * _PASSWORD}.
+     */
+    public Map<String, String> environment() {
+      return Map.of(
+          "JIMFLOW_STORE_URL",
+          schema.schemaUrl(),
+          "JIMFLOW_STORE_USERNAME",
+          schema.user(),
+          "JIMFLOW_STORE_PASSWORD",
+          schema.password());
+    }
+
+    public String url() {
+      return schema.schemaUrl();
+    }
+
+    /** A connection to it, to look at what the workers stored. */
+    public java.sql.Connection connect() throws java.sql.SQLException {
+      return schema.connect();
+    }
   }
 
   /**
@@ -290,7 +326,7 @@ public final class E2eEnvironment implements AutoCloseable {
 
   /** The directory of the workers on the run's shared store, e.g. {@link #sharedWorker()}. */
   public EmbeddedDirectory sharedDirectory() {
-    return directory(sharedStoreUrl());
+    return directory(sharedStore().url());
   }
 
   /** One worker process shared by all tests that need just "a worker" (started on first use). */

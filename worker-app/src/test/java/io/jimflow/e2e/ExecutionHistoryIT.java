@@ -65,17 +65,12 @@ class ExecutionHistoryIT {
     namespace = env.newNamespace("history");
     client = env.client(namespace);
     home = env.newDirectory("history");
-    env.startWorker(
-        "history",
-        Map.of(
-            "TEMPORAL_NAMESPACE",
-            namespace,
-            "JIMFLOW_STORE_URL",
-            "jdbc:h2:file:" + home.resolve("store/jimflow") + ";AUTO_SERVER=TRUE",
-            "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-            home.toString(),
-            "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED",
-            "true"));
+    Map<String, String> workerEnv =
+        new java.util.HashMap<>(E2eEnvironment.newStore().environment());
+    workerEnv.put("TEMPORAL_NAMESPACE", namespace);
+    workerEnv.put("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", home.toString());
+    workerEnv.put("JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED", "true");
+    env.startWorker("history", workerEnv);
   }
 
   @Test

@@ -17,7 +17,6 @@ import io.jimflow.store.Store;
 import io.jimflow.store.StoreSettings;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleClientOptions;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,19 +37,23 @@ class HousekeepingScheduleIT {
   @Test
   void theBuiltInHousekeepingScheduleDeletesAnMvoWhoseGracePeriodHasPassed(E2eEnvironment env)
       throws Exception {
-    Path dir = env.newDirectory("housekeeping");
-    String url = "jdbc:h2:file:" + dir.resolve("jimflow") + ";AUTO_SERVER=TRUE";
+    E2eEnvironment.TestStore storeOfTest = E2eEnvironment.newStore();
     // Its own namespace: no other test's worker (with another store) may take the housekeeping run.
     String namespace = env.newNamespace("housekeeping");
     ScheduleClient schedules =
         ScheduleClient.newInstance(
             env.stubs(), ScheduleClientOptions.newBuilder().setNamespace(namespace).build());
     WorkerProcess worker =
-        env.startWorker(
-            "housekeeping", Map.of("JIMFLOW_STORE_URL", url, "TEMPORAL_NAMESPACE", namespace));
+        env.startWorker("housekeeping", withNamespace(storeOfTest.environment(), namespace));
     ScheduleReconciler reconciler =
         ScheduleReconciler.withBuiltIns(new TemporalScheduleStore(schedules));
-    try (Store store = Store.open(new StoreSettings(url, "sa", "", 2))) {
+    try (Store store =
+        Store.open(
+            new StoreSettings(
+                storeOfTest.url(),
+                storeOfTest.schema().user(),
+                storeOfTest.schema().password(),
+                2))) {
       Metaverse metaverse = new Metaverse(Clock.systemUTC(), Map.of());
       store.inTransaction(
           c -> {
@@ -124,5 +127,11 @@ class HousekeepingScheduleIT {
       }
       worker.terminate(Duration.ofSeconds(30));
     }
+  }
+
+  private static Map<String, String> withNamespace(Map<String, String> env, String namespace) {
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.put("TEMPORAL_NAMESPACE", namespace);
+    return all;
   }
 }

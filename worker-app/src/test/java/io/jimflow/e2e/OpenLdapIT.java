@@ -19,7 +19,6 @@ import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.testing.ScheduleBuilders.StepBuilder;
-import io.jimflow.testing.TestPostgres;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
@@ -28,7 +27,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -66,7 +64,7 @@ class OpenLdapIT {
   private static OpenLdapServer slapd;
   private static WorkerProcess worker;
   private static String namespace;
-  private static String storeUrl;
+  private static E2eEnvironment.TestStore store;
 
   @BeforeAll
   static void startDirectory(E2eEnvironment env) throws Exception {
@@ -177,15 +175,18 @@ class OpenLdapIT {
 
   /** A worker with its own namespace, store and data plane for {@code systems}. */
   private static Map<String, String> workerEnv(
-      E2eEnvironment env, Path dir, String systems, String namespace, String storeUrl)
+      E2eEnvironment env,
+      Path dir,
+      String systems,
+      String namespace,
+      E2eEnvironment.TestStore store)
       throws IOException {
     Path config = dir.resolve("connected-systems.yaml");
     Files.createDirectories(dir.resolve("data"));
     Files.writeString(config, systems);
     Map<String, String> workerEnv = new HashMap<>();
     workerEnv.put("TEMPORAL_NAMESPACE", namespace);
-    workerEnv.put("JIMFLOW_STORE_URL", storeUrl);
-    workerEnv.put("JIMFLOW_STORE_USERNAME", "sa");
+    workerEnv.putAll(store.environment());
     workerEnv.put("JIMFLOW_DATA_PLANE_CONFIG", config.toString());
     workerEnv.put("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dir.toString());
     workerEnv.put(SECRET_ENV, OpenLdapServer.BIND_PASSWORD);
@@ -197,9 +198,8 @@ class OpenLdapIT {
     if (worker == null) {
       namespace = env.newNamespace("openldap");
       Path dir = home.resolve("worker");
-      storeUrl = "jdbc:h2:file:" + dir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE";
-      worker =
-          env.startWorker("openldap", workerEnv(env, dir, systems("staff"), namespace, storeUrl));
+      store = E2eEnvironment.newStore();
+      worker = env.startWorker("openldap", workerEnv(env, dir, systems("staff"), namespace, store));
     }
     return env.client(namespace);
   }
@@ -259,7 +259,7 @@ class OpenLdapIT {
   }
 
   private static long count(String sql) throws Exception {
-    try (Connection store = DriverManager.getConnection(storeUrl, "sa", "");
+    try (Connection store = OpenLdapIT.store.connect();
         Statement statement = store.createStatement();
         ResultSet rows = statement.executeQuery(sql)) {
       rows.next();
@@ -463,21 +463,16 @@ class OpenLdapIT {
   }
 
   @Test
-  @ExtendWith(TestPostgres.Required.class)
   void anExportResumesAfterItsWorkerIsKilledWithNoDuplicateAddAndNoLostExport(E2eEnvironment env)
       throws Exception {
     // Enough for the export to run for a while after the kill, also on a fast machine.
     int people = 15_000;
     String crashNamespace = env.newNamespace("openldap-crash");
     Path dir = home.resolve("crash");
-    // PostgreSQL, the store production runs on: the embedded H2 file does not reliably survive a
-    // worker killed in the middle of a write (docs/benchmarks.md, "Embedded H2: a killed worker's
-    // store"). A schema of its own, left in place like the test's files.
-    TestPostgres.Schema crashStore = TestPostgres.newSchema();
+    // A store of its own (a schema of the tests' PostgreSQL), left in place like the test's files.
+    E2eEnvironment.TestStore crashStore = E2eEnvironment.newStore();
     Map<String, String> crashEnv =
-        workerEnv(env, dir, systems("crash"), crashNamespace, crashStore.schemaUrl());
-    crashEnv.put("JIMFLOW_STORE_USERNAME", crashStore.user());
-    crashEnv.put("JIMFLOW_STORE_PASSWORD", crashStore.password());
+        workerEnv(env, dir, systems("crash"), crashNamespace, crashStore);
     List<String> rows = new ArrayList<>();
     for (int n = 1; n <= people; n++) {
       rows.add(hrRow(n, "Crash " + n, "Clerk", "Active"));
@@ -541,7 +536,8 @@ class OpenLdapIT {
   }
 
   /** The store's pending exports, counted by status. */
-  private static Map<String, Long> exportsByStatus(TestPostgres.Schema store) throws SQLException {
+  private static Map<String, Long> exportsByStatus(E2eEnvironment.TestStore store)
+      throws SQLException {
     Map<String, Long> counts = new HashMap<>();
     try (Connection connection = store.connect();
         Statement sql = connection.createStatement();

@@ -249,24 +249,31 @@ class RecordHistoriesIT {
         "work item " + guid + " was not " + state + " within " + WAIT + "; last: " + last);
   }
 
+  /** The store of each worker home: one per home, shared by the workers started on it. */
+  private final Map<Path, E2eEnvironment.TestStore> stores =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private Map<String, String> workerEnv(Path dir) {
-    return Map.of(
-        "TEMPORAL_NAMESPACE",
-        namespace,
-        "JIMFLOW_STORE_URL",
-        "jdbc:h2:file:" + dir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE",
-        "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-        dir.toString(),
-        "JIMFLOW_WORK_ITEMS_DEMO_KINDS",
-        "true",
-        "JIMFLOW_WORK_ITEMS_ROOTS",
-        dir.toString(),
-        "JIMFLOW_WORK_ITEMS_WATCH_INTERVAL",
-        "500ms",
-        "JIMFLOW_WORKER_SHUTDOWN_GRACE_PERIOD",
-        "30s",
-        "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED",
-        "true");
+    Map<String, String> env =
+        new java.util.HashMap<>(
+            stores.computeIfAbsent(dir, d -> E2eEnvironment.newStore()).environment());
+    env.putAll(
+        Map.of(
+            "TEMPORAL_NAMESPACE",
+            namespace,
+            "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
+            dir.toString(),
+            "JIMFLOW_WORK_ITEMS_DEMO_KINDS",
+            "true",
+            "JIMFLOW_WORK_ITEMS_ROOTS",
+            dir.toString(),
+            "JIMFLOW_WORK_ITEMS_WATCH_INTERVAL",
+            "500ms",
+            "JIMFLOW_WORKER_SHUTDOWN_GRACE_PERIOD",
+            "30s",
+            "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED",
+            "true"));
+    return env;
   }
 
   private void save(String type, String name, String workflowId) throws Exception {

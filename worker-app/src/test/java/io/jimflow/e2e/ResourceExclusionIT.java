@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -204,34 +203,24 @@ class ResourceExclusionIT {
     try (Writer out = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
       new ExamplePeople(14).write(PEOPLE, out, n -> {});
     }
-    return new Home(env.newNamespace(name), dir);
+    return new Home(env.newNamespace(name), dir, E2eEnvironment.newStore());
   }
 
   /** One worker's namespace, store and data files. */
-  private record Home(String namespace, Path dir) {
-
-    String storeUrl() {
-      return "jdbc:h2:file:" + dir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE";
-    }
+  private record Home(String namespace, Path dir, E2eEnvironment.TestStore store) {
 
     Map<String, String> workerEnv() {
-      return Map.of(
-          "TEMPORAL_NAMESPACE",
-          namespace,
-          "JIMFLOW_STORE_URL",
-          storeUrl(),
-          "JIMFLOW_STORE_USERNAME",
-          "sa",
-          "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-          dir.toString(),
-          // The shipped systems with a CSV Directory: two homes compare their target files, which
-          // an LDAP directory's generated anchors (entryUUID) would tell apart.
-          "JIMFLOW_DATA_PLANE_CONFIG",
-          E2eEnvironment.csvConnectedSystems().toString());
+      Map<String, String> env = new java.util.HashMap<>(store.environment());
+      env.put("TEMPORAL_NAMESPACE", namespace);
+      env.put("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dir.toString());
+      // The shipped systems with a CSV Directory: two homes compare their target files, which an
+      // LDAP directory's generated anchors (entryUUID) would tell apart.
+      env.put("JIMFLOW_DATA_PLANE_CONFIG", E2eEnvironment.csvConnectedSystems().toString());
+      return env;
     }
 
     Connection connect() throws Exception {
-      return DriverManager.getConnection(storeUrl(), "sa", "");
+      return store.connect();
     }
 
     /**

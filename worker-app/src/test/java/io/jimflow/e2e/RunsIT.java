@@ -30,15 +30,11 @@ class RunsIT {
     // Its own namespace, worker and store: the records it reads are the ones this test made.
     namespace = env.newNamespace("runs");
     Path dir = env.newDirectory("runs");
-    env.startWorker(
-        "runs",
-        Map.of(
-            "TEMPORAL_NAMESPACE",
-            namespace,
-            "JIMFLOW_STORE_URL",
-            "jdbc:h2:file:" + dir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE",
-            "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-            dir.toString()));
+    Map<String, String> workerEnv =
+        new java.util.HashMap<>(E2eEnvironment.newStore().environment());
+    workerEnv.put("TEMPORAL_NAMESPACE", namespace);
+    workerEnv.put("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dir.toString());
+    env.startWorker("runs", workerEnv);
     Path hr = dir.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer writer = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {

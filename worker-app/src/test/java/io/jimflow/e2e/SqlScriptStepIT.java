@@ -14,6 +14,7 @@ import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.StepHeartbeat;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
+import io.jimflow.testing.TestPostgres;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
@@ -42,7 +43,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TemporalDevServerExtension.class)
 class SqlScriptStepIT {
 
-  private static final String PASSWORD = "sql-" + UUID.randomUUID();
+  /**
+   * The connection's password: the tests' embedded PostgreSQL trusts local connections and takes
+   * any, so it is a value no history may show; an external one's own password otherwise.
+   */
+  private static String password;
+
+  private static String user;
   private static Path dir;
   private static String url;
   private static String namespace;
@@ -55,8 +62,11 @@ class SqlScriptStepIT {
     Files.writeString(
         dir.resolve("config/sql-scripts.yaml"),
         "root: ../scripts\nconnections:\n  - name: reports\n");
-    url = "jdbc:h2:file:" + dir.resolve("reports") + ";AUTO_SERVER=TRUE";
-    try (Connection connection = DriverManager.getConnection(url, "sa", PASSWORD);
+    TestPostgres.Schema reports = TestPostgres.newSchema();
+    url = reports.schemaUrl();
+    user = reports.user();
+    password = reports.password().isEmpty() ? "sql-" + UUID.randomUUID() : reports.password();
+    try (Connection connection = DriverManager.getConnection(url, user, password);
         Statement statement = connection.createStatement()) {
       statement.execute("create table person (id int primary key, title varchar(50))");
     }
@@ -67,8 +77,8 @@ class SqlScriptStepIT {
             "TEMPORAL_NAMESPACE", namespace,
             "JIMFLOW_STEPS_SQL_SCRIPTS_CONFIG", dir.resolve("config/sql-scripts.yaml").toString(),
             "JIMFLOW_SECRET_SQL_REPORTS_URL", url,
-            "JIMFLOW_SECRET_SQL_REPORTS_USER", "sa",
-            "JIMFLOW_SECRET_SQL_REPORTS_PASSWORD", PASSWORD));
+            "JIMFLOW_SECRET_SQL_REPORTS_USER", user,
+            "JIMFLOW_SECRET_SQL_REPORTS_PASSWORD", password));
   }
 
   @Test
@@ -98,7 +108,7 @@ class SqlScriptStepIT {
     assertThat(step.message()).isEqualTo("2 statements, 4 rows updated, committed on 'reports'");
     assertThat(count("select count(*) from person where title = 'Manager'")).isEqualTo(1);
     String history = readable(client.fetchHistory(id).toJson(true));
-    assertThat(history).contains("nightly/titles.sql").doesNotContain(PASSWORD).doesNotContain(url);
+    assertThat(history).contains("nightly/titles.sql").doesNotContain(password).doesNotContain(url);
   }
 
   @Test
@@ -107,7 +117,7 @@ class SqlScriptStepIT {
         dir.resolve("scripts/slow.sql"),
         """
         insert into person values (100, 'Temp');
-        select sum(x) from system_range(1, 1000000000000);
+        select pg_sleep(600);
         """);
     WorkflowClient client = env.client(namespace);
     ScheduleDefinition definition =
@@ -152,7 +162,7 @@ class SqlScriptStepIT {
   private static final Pattern PAYLOAD_DATA = Pattern.compile("\"data\": \"([A-Za-z0-9+/=]+)\"");
 
   private static long count(String sql) throws Exception {
-    try (Connection connection = DriverManager.getConnection(url, "sa", PASSWORD);
+    try (Connection connection = DriverManager.getConnection(url, user, password);
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(sql)) {
       rows.next();

@@ -28,7 +28,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -79,22 +78,14 @@ class SynchronisationCancelIT {
     long badges =
         people.stream().filter(isActive()).filter(p -> p[p.length - 2].equals("Employee")).count();
 
-    // AUTO_SERVER: the test reads the worker's store and holds row locks in it; a page waiting for
-    // one of those waits as long as the test needs.
-    String storeUrl = "jdbc:h2:file:" + home.resolve("store/jimflow") + ";AUTO_SERVER=TRUE";
+    // The test reads the worker's store and holds row locks in it; a page waiting for one of those
+    // waits as long as the test needs (PostgreSQL's lock waits have no timeout by default).
+    E2eEnvironment.TestStore storeOfRun = E2eEnvironment.newStore();
     String namespace = env.newNamespace(name);
-    WorkerProcess worker =
-        env.startWorker(
-            name,
-            Map.of(
-                "TEMPORAL_NAMESPACE",
-                namespace,
-                "JIMFLOW_STORE_URL",
-                storeUrl + ";LOCK_TIMEOUT=600000",
-                "JIMFLOW_STORE_USERNAME",
-                "sa",
-                "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-                home.toString()));
+    Map<String, String> workerEnv = new java.util.HashMap<>(storeOfRun.environment());
+    workerEnv.put("TEMPORAL_NAMESPACE", namespace);
+    workerEnv.put("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", home.toString());
+    WorkerProcess worker = env.startWorker(name, workerEnv);
     WorkflowClient client = env.client(namespace);
 
     ExecutionResult imported =
@@ -104,7 +95,7 @@ class SynchronisationCancelIT {
             .getResult(PATIENCE.toSeconds(), TimeUnit.SECONDS, ExecutionResult.class);
     assertThat(imported.status()).isEqualTo(ExecutionStatus.Complete);
 
-    try (Connection store = DriverManager.getConnection(storeUrl, "sa", "")) {
+    try (Connection store = storeOfRun.connect()) {
       // A fresh store: the CSOs are ids 1..PEOPLE, and a synchronisation's pages are id windows of
       // PAGE, so page 2 is (PAGE, 2·PAGE] and the later pages are above it.
       assertThat(number(store, "select min(id) from cso where connected_system_id = 'hr'"))
@@ -112,8 +103,8 @@ class SynchronisationCancelIT {
       assertThat(number(store, "select max(id) from cso where connected_system_id = 'hr'"))
           .isEqualTo(PEOPLE);
       String id = name + "/" + UUID.randomUUID();
-      try (Connection secondPage = lockCsos(storeUrl, PAGE, 2 * PAGE);
-          Connection laterPages = lockCsos(storeUrl, 2 * PAGE, PEOPLE)) {
+      try (Connection secondPage = lockCsos(storeOfRun, PAGE, 2 * PAGE);
+          Connection laterPages = lockCsos(storeOfRun, 2 * PAGE, PEOPLE)) {
         WorkflowStub stub =
             WorkflowStub.fromTyped(
                 ManualExecutions.start(client, id, hrStep("Delta Synchronisation"), TESTER));
@@ -248,8 +239,9 @@ class SynchronisationCancelIT {
    * Opens a transaction that locks the HR System's CSOs with ids in ({@code from}, {@code to}]: a
    * synchronisation page that updates them waits until it rolls back.
    */
-  private static Connection lockCsos(String url, long from, long to) throws SQLException {
-    Connection connection = DriverManager.getConnection(url, "sa", "");
+  private static Connection lockCsos(E2eEnvironment.TestStore store, long from, long to)
+      throws SQLException {
+    Connection connection = store.connect();
     connection.setAutoCommit(false);
     try (PreparedStatement lock =
         connection.prepareStatement(

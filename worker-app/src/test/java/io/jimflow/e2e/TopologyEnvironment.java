@@ -36,8 +36,9 @@ import java.util.stream.Stream;
  * volume of the compose file), one executables root and one LDAP directory (the shipped "Directory"
  * system; an {@link EmbeddedDirectory} on a free port, as the compose file's directory service).
  *
- * <p>PostgreSQL: {@code JIMFLOW_TEST_POSTGRES_URL}, {@code JIMFLOW_TEST_POSTGRES_USER}, {@code
- * JIMFLOW_TEST_POSTGRES_PASSWORD} as for the store tests; Temporal's databases {@code
+ * <p>PostgreSQL: the external one of the tests ({@link TestPostgres#external()}: {@code
+ * JIMFLOW_TEST_POSTGRES_URL}, {@code JIMFLOW_TEST_POSTGRES_USER}, {@code
+ * JIMFLOW_TEST_POSTGRES_PASSWORD}, default localhost:5432); Temporal's databases {@code
  * JIMFLOW_TEST_TEMPORAL_DB} (default temporal_test) and {@code JIMFLOW_TEST_TEMPORAL_VISIBILITY_DB}
  * (default temporal_visibility_test) on that server, which {@code scripts/start-test-postgres.sh}
  * creates. Their tables are reset at every run.
@@ -97,7 +98,8 @@ public final class TopologyEnvironment implements AutoCloseable {
   record PostgresSettings(String url, String user, String password) {
 
     static PostgresSettings fromEnvironment() {
-      return new PostgresSettings(TestPostgres.url(), TestPostgres.user(), TestPostgres.password());
+      TestPostgres.Server external = TestPostgres.external();
+      return new PostgresSettings(external.url(), external.user(), external.password());
     }
 
     Connection connect() throws SQLException {

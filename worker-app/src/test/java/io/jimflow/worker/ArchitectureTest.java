@@ -111,7 +111,8 @@ class ArchitectureTest {
 
   /**
    * The store owns its tables: only its repositories (and the worker's wiring of its data source)
-   * speak JDBC. Everyone else hands a store transaction on to them.
+   * speak JDBC. Everyone else hands a store transaction on to them. The one exception is the dev
+   * services' embedded PostgreSQL, which creates the store's account and database on its server.
    */
   @Test
   void onlyTheStoreTouchesJdbc() {
@@ -119,6 +120,8 @@ class ArchitectureTest {
         noClasses()
             .that()
             .resideOutsideOfPackages("io.jimflow.store..", "io.jimflow.worker.store..")
+            .and()
+            .doNotHaveFullyQualifiedName("io.jimflow.worker.dev.EmbeddedStoreServer")
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("java.sql..", "javax.sql..");

@@ -422,6 +422,11 @@ class PackageDependenciesTest {
   }
 
   @Test
+  void onlyTheDevServicesRunAnEmbeddedPostgres() {
+    onlyIn(WORKER, "io.zonky..", "worker.dev");
+  }
+
+  @Test
   void onlyTheCliParsesCommandLines() {
     onlyIn(STARTER, "picocli..", "cli");
   }

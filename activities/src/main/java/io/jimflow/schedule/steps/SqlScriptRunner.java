@@ -304,8 +304,7 @@ public final class SqlScriptRunner {
       throw configurationError(
           "connection '"
               + connection
-              + "': no JDBC driver of this worker accepts its URL (the worker has H2's and"
-              + " PostgreSQL's)");
+              + "': no JDBC driver of this worker accepts its URL (the worker has PostgreSQL's)");
     }
     Properties properties = new Properties();
     optionalSecret(SqlScriptsConfig.userSecret(connection))

@@ -43,10 +43,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a SqlScript step does on a real database, run by {@code SqlScriptRunnerH2Test} and {@code
- * SqlScriptRunnerPostgresTest}, each test on a database (or schema) of its own: one transaction,
- * counts, a failing statement named by its line, the attempt's timeout and the step's cancellation
- * reaching the running statement.
+ * What a SqlScript step does on a real database, run by {@code SqlScriptRunnerPostgresTest}, each
+ * test on a schema of its own: one transaction, counts, a failing statement named by its line, the
+ * attempt's timeout and the step's cancellation reaching the running statement.
  */
 abstract class SqlScriptRunnerContract {
 

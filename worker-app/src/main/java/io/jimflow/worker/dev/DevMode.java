@@ -8,9 +8,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code ./jimflow dev}: runs the worker against the embedded default, a Temporal dev server on
- * 127.0.0.1:7233 (UI on 8233, SQLite in {@code data/temporal.db}), and an LDAP directory on
- * 127.0.0.1:10389 ({@link EmbeddedDirectory}, kept in {@code data/directory.ldif}). Starts each
- * unless one already listens there, in which case it is reused and left running on exit.
+ * 127.0.0.1:7233 (UI on 8233, SQLite in {@code data/temporal.db}), an LDAP directory on
+ * 127.0.0.1:10389 ({@link EmbeddedDirectory}, kept in {@code data/directory.ldif}) and, unless the
+ * store is configured elsewhere, the store's PostgreSQL on 127.0.0.1:15432 ({@link
+ * EmbeddedStoreServer}, data in {@code data/postgres}). Starts each unless one already runs there,
+ * in which case it is reused and left running on exit.
  */
 public final class DevMode implements AutoCloseable {
 
@@ -24,6 +26,7 @@ public final class DevMode implements AutoCloseable {
   private final String uiUrl;
   private EmbeddedDirectory directory;
   private String directoryNote;
+  private EmbeddedStoreServer store;
 
   private DevMode(DevServer ownServer, String target, String uiUrl) {
     this.ownServer = ownServer;
@@ -41,8 +44,9 @@ public final class DevMode implements AutoCloseable {
    * server started here has its UI decode payloads through this worker's codec server.
    *
    * @param workerHttpPort the worker's HTTP port, or 0 when it is not known in advance
+   * @param embeddedStore whether to run the embedded PostgreSQL (the store is not set elsewhere)
    */
-  public static DevMode prepare(int workerHttpPort) {
+  public static DevMode prepare(int workerHttpPort, boolean embeddedStore) {
     Optional<Path> home = TemporalCli.projectHome();
     Path projectHome = home.orElse(Path.of("").toAbsolutePath());
     DevMode dev;
@@ -60,6 +64,10 @@ public final class DevMode implements AutoCloseable {
     // Abnormal exits too must not leave a server behind that holds the ports.
     Runtime.getRuntime().addShutdownHook(new Thread(dev::close, "jimflow-dev-server-stop"));
     try {
+      if (embeddedStore) {
+        dev.store =
+            EmbeddedStoreServer.start(EmbeddedStoreServer.Options.embeddedDefault(projectHome));
+      }
       dev.startDirectory(projectHome.resolve("data").resolve("directory.ldif"));
     } catch (RuntimeException e) {
       dev.close();
@@ -97,6 +105,19 @@ public final class DevMode implements AutoCloseable {
     return directoryNote;
   }
 
+  /** What the banner says about the store: the embedded PostgreSQL, or empty when set elsewhere. */
+  public Optional<String> storeNote() {
+    if (store == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        store.settings().url()
+            + " ("
+            + store.note()
+            + (store.owns() ? "; data in data/postgres, stopped with this worker" : "")
+            + ")");
+  }
+
   /** The codec server of a worker on this machine, as the browser showing the UI reaches it. */
   public static String codecEndpoint(int workerHttpPort) {
     return "http://localhost:" + workerHttpPort + "/codec";
@@ -116,13 +137,16 @@ public final class DevMode implements AutoCloseable {
   }
 
   /**
-   * Stops the dev server if this process started it; call after the worker has shut down, so its
-   * last calls still reach the server. Idempotent.
+   * Stops the dev server, the directory and the store's PostgreSQL if this process runs them; call
+   * after the worker has shut down, so its last calls still reach them. Idempotent.
    */
   @Override
   public synchronized void close() {
     if (directory != null) {
       directory.close();
+    }
+    if (store != null) {
+      store.close();
     }
     if (ownServer != null && ownServer.isRunning()) {
       log.info(

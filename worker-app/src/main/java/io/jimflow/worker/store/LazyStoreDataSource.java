@@ -2,6 +2,7 @@ package io.jimflow.worker.store;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.jimflow.store.Store;
+import io.jimflow.store.StoreException;
 import io.jimflow.store.StoreSettings;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -32,6 +33,16 @@ public final class LazyStoreDataSource implements DataSource, AutoCloseable {
           open = Store.pool(settings);
           try {
             new Store(open).migrate();
+          } catch (StoreException e) {
+            open.close();
+            if (settings.url().equals(StoreSettings.embedded().url())) {
+              throw new StoreException(
+                  e.getMessage()
+                      + " (the default store is the embedded PostgreSQL that ./jimflow dev runs:"
+                      + " start ./jimflow dev, or set JIMFLOW_STORE_URL)",
+                  e);
+            }
+            throw e;
           } catch (RuntimeException e) {
             open.close();
             throw e;

@@ -23,10 +23,10 @@ import org.springframework.context.annotation.Configuration;
  * The one store and the one connected-systems configuration of a worker, shared by the run profile
  * executor and the maintenance activities.
  *
- * <p>Store: {@code jimflow.store.url} (user, password, max-pool-size; e.g. {@code
- * JIMFLOW_STORE_URL=jdbc:postgresql://…}) or, by default, the embedded H2 file {@code data/jimflow}
- * under the jimflow home. It is opened and migrated on first use, so a worker that never touches it
- * never locks the embedded file.
+ * <p>Store: a PostgreSQL, {@code jimflow.store.url} (user, password, max-pool-size; e.g. {@code
+ * JIMFLOW_STORE_URL=jdbc:postgresql://…}) or, by default, the embedded PostgreSQL that {@code
+ * ./jimflow dev} runs on this machine ({@link StoreSettings#embedded()}). It is opened and migrated
+ * on first use, so a worker that never runs a data plane step starts without it.
  */
 @Configuration
 public class StoreConfiguration {
@@ -41,11 +41,16 @@ public class StoreConfiguration {
       @Value("${jimflow.store.max-pool-size:8}") int maxPoolSize) {
     StoreSettings settings;
     if (url.isBlank()) {
-      settings = StoreSettings.embedded(JimflowHome.resolve(Path.of("data")));
+      settings = StoreSettings.embedded();
+      Path earlierH2 = JimflowHome.resolve(Path.of("data", "jimflow.mv.db"));
+      if (Files.exists(earlierH2)) {
+        log.warn(
+            "{} is the H2 store of an earlier jimflow version and is no longer read (the store is"
+                + " PostgreSQL now, docs/store.md); delete it when you no longer need it",
+            earlierH2);
+      }
     } else {
-      // H2's embedded default user, unless one is set.
-      String effectiveUser = user.isBlank() && url.startsWith("jdbc:h2:") ? "sa" : user;
-      settings = new StoreSettings(url, effectiveUser, password, maxPoolSize);
+      settings = new StoreSettings(url, user, password, maxPoolSize);
     }
     return new Store(new LazyStoreDataSource(settings));
   }

@@ -54,7 +54,7 @@ class SqlScriptsFileTest {
                 root: sql
                 connections:
                   - name: 'a b'
-                  - {name: x, url: jdbc:h2:mem:x}
+                  - {name: x, url: jdbc:postgresql://localhost/x}
                 scripts: nightly
                 """))
         .containsExactly(
@@ -88,7 +88,7 @@ class SqlScriptsFileTest {
         read("""
                 root: sql
                 connections:
-                  - {name: reporting, url: jdbc:h2:mem:x}
+                  - {name: reporting, url: jdbc:postgresql://localhost/x}
                   - name: 'a b'
                 """)
             .orElseThrow();
