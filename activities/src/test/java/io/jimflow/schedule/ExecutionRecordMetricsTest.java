@@ -25,7 +25,7 @@ class ExecutionRecordMetricsTest {
 
   private static final Instant START = Instant.parse("2026-11-27T02:00:00Z");
 
-  private final Store store = TestStores.h2();
+  private final Store store = TestStores.postgres();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final ExecutionRecordActivitiesImpl activities =
       new ExecutionRecordActivitiesImpl(store, Clock.systemUTC(), new JimflowMetrics(registry));

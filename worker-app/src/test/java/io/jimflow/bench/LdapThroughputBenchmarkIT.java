@@ -57,14 +57,14 @@ import org.junit.jupiter.api.io.TempDir;
  * Smaller: {@code -Djimflow.benchmark.entries=10000 -Djimflow.benchmark.rounds=1}.
  *
  * <p>Once, the HR people are imported and synchronised into a store (a database of the tests'
- * PostgreSQL, {@code TestPostgres}), leaving one
- * pending add per person for the directory; each round copies that store (a database made from it as template) and runs the Export
- * against a fresh, empty directory (a page of adds pipelined, its outcomes committed together),
- * then the Full Import of the directory (paged search) into a fresh store. Then, as the directory's
- * own limits, the same entries are added into fresh subtrees of the same directory by the SDK
- * alone: one synchronous add at a time on one connection, and pipelined on one connection (the
- * export's window). Last, the HR file's every title changes, and the Export of that delta (one
- * modify per person) is timed. Rounds alternate the order of the two directories.
+ * PostgreSQL, {@code TestPostgres}), leaving one pending add per person for the directory; each
+ * round copies that store (a database made from it as template) and runs the Export against a
+ * fresh, empty directory (a page of adds pipelined, its outcomes committed together), then the Full
+ * Import of the directory (paged search) into a fresh store. Then, as the directory's own limits,
+ * the same entries are added into fresh subtrees of the same directory by the SDK alone: one
+ * synchronous add at a time on one connection, and pipelined on one connection (the export's
+ * window). Last, the HR file's every title changes, and the Export of that delta (one modify per
+ * person) is timed. Rounds alternate the order of the two directories.
  */
 @EnabledIfSystemProperty(named = "jimflow.benchmark", matches = "true")
 class LdapThroughputBenchmarkIT {
@@ -230,8 +230,8 @@ class LdapThroughputBenchmarkIT {
       retitle(dir.resolve("data/hr.csv"));
       RunProfileOutcome delta;
       double modifySeconds;
-      try (Store store = Store.open(StoreSettings.embedded(dir.resolve("store")))) {
-        RunProfileExecutorImpl executor = executor(store, config, dir);
+      try (Store opened = Store.open(settings(store))) {
+        RunProfileExecutorImpl executor = executor(opened, config, dir);
         for (String profile : List.of("Full Import", "Full Synchronisation")) {
           RunProfileOutcome outcome = executor.execute(run("HR System", profile), new Progress());
           assertThat(outcome.status()).as(outcome.message()).isEqualTo(StepStatus.Complete);

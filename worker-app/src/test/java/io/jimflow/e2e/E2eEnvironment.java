@@ -280,6 +280,13 @@ public final class E2eEnvironment implements AutoCloseable {
     return sharedStore;
   }
 
+  /** The given worker settings with a store of their own: a new schema of the tests' PostgreSQL. */
+  public static Map<String, String> withOwnStore(Map<String, String> env) {
+    Map<String, String> full = new HashMap<>(newStore().environment());
+    full.putAll(env);
+    return full;
+  }
+
   /** A store of its own for a test's workers: a new schema of the tests' PostgreSQL. */
   public static TestStore newStore() {
     return new TestStore(TestPostgres.newSchema());

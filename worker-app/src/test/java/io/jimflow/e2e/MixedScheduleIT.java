@@ -140,17 +140,14 @@ class MixedScheduleIT {
     WorkerProcess worker =
         env.startWorker(
             "mixed",
-            Map.of(
-                "TEMPORAL_NAMESPACE",
-                namespace,
-                "JIMFLOW_STORE_URL",
-                "jdbc:h2:file:" + home.resolve("store/jimflow") + ";AUTO_SERVER=TRUE",
-                "JIMFLOW_STORE_USERNAME",
-                "sa",
-                "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-                home.toString(),
-                "JIMFLOW_DATA_PLANE_CONFIG",
-                systems.toString()));
+            E2eEnvironment.withOwnStore(
+                Map.of(
+                    "TEMPORAL_NAMESPACE",
+                    namespace,
+                    "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
+                    home.toString(),
+                    "JIMFLOW_DATA_PLANE_CONFIG",
+                    systems.toString())));
 
     ExecutionRecord record;
     try (JimflowClient client =

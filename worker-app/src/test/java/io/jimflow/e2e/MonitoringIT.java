@@ -65,17 +65,16 @@ class MonitoringIT {
     WorkerProcess worker =
         env.startWorker(
             "monitoring",
-            Map.of(
-                "TEMPORAL_NAMESPACE",
-                namespace,
-                "JIMFLOW_STORE_URL",
-                "jdbc:h2:file:" + dir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE",
-                "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-                dir.toString(),
-                "JIMFLOW_METRICS_REFRESH_INTERVAL",
-                "2s",
-                "JIMFLOW_NOTIFICATIONS_WEBHOOK_URL",
-                hook));
+            E2eEnvironment.withOwnStore(
+                Map.of(
+                    "TEMPORAL_NAMESPACE",
+                    namespace,
+                    "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
+                    dir.toString(),
+                    "JIMFLOW_METRICS_REFRESH_INTERVAL",
+                    "2s",
+                    "JIMFLOW_NOTIFICATIONS_WEBHOOK_URL",
+                    hook)));
     Path hr = dir.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer writer = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {

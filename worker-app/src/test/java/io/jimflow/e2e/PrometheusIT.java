@@ -55,15 +55,14 @@ class PrometheusIT {
     WorkerProcess worker =
         env.startWorker(
             "prometheus",
-            Map.of(
-                "TEMPORAL_NAMESPACE",
-                namespace,
-                "JIMFLOW_STORE_URL",
-                "jdbc:h2:file:" + dir.resolve("store/jimflow") + ";AUTO_SERVER=TRUE",
-                "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-                dir.toString(),
-                "JIMFLOW_METRICS_REFRESH_INTERVAL",
-                "1s"));
+            E2eEnvironment.withOwnStore(
+                Map.of(
+                    "TEMPORAL_NAMESPACE",
+                    namespace,
+                    "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
+                    dir.toString(),
+                    "JIMFLOW_METRICS_REFRESH_INTERVAL",
+                    "1s")));
     Path schedules = Files.writeString(dir.resolve("schedules.yaml"), SCHEDULES);
     CliRun apply = cli(env, "schedules", "apply", "-f", schedules.toString());
     assertThat(apply.exit()).as(apply.out() + apply.err()).isZero();

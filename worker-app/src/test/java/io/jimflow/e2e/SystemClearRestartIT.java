@@ -56,15 +56,14 @@ class SystemClearRestartIT {
     Path home = env.newDirectory("clear-restart");
     env.startWorker(
         "clear-restart",
-        Map.of(
-            "TEMPORAL_NAMESPACE",
-            namespace,
-            "JIMFLOW_STORE_URL",
-            "jdbc:h2:file:" + home.resolve("store/jimflow") + ";AUTO_SERVER=TRUE",
-            "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
-            home.toString(),
-            "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED",
-            "true"));
+        E2eEnvironment.withOwnStore(
+            Map.of(
+                "TEMPORAL_NAMESPACE",
+                namespace,
+                "JIMFLOW_DATA_PLANE_BASE_DIRECTORY",
+                home.toString(),
+                "JIMFLOW_MAINTENANCE_DESTRUCTIVE_TASKS_ENABLED",
+                "true")));
     Path hr = home.resolve("data/hr.csv");
     Files.createDirectories(hr.getParent());
     try (Writer out = Files.newBufferedWriter(hr, StandardCharsets.UTF_8)) {
