@@ -40,6 +40,11 @@ import java.util.function.Supplier;
  * ones (by content hash) updated; a full import also marks objects absent from the file as deleted.
  * An import of a system that sync rules export to is a confirming import: it confirms exports it
  * finds applied and queues corrective exports for drift.
+ *
+ * <p>One bad object is one error item, never a stopped import: a row the source could not read, one
+ * the store cannot hold ({@link ImportRowCheck}), and one the store refuses when its page is
+ * written (the page is then written one row at a time) each become an error item naming where the
+ * row is, and the rest is imported.
  */
 final class ImportRunner {
 
@@ -70,9 +75,19 @@ final class ImportRunner {
         reader.skip(run.checkpoint.position());
         List<ImportRow> rows;
         while (!(rows = reader.nextPage(run.profile.pageSize())).isEmpty()) {
-          List<ImportRow> page = rows;
-          run.commitPage(
-              (transaction, work) -> importPage(transaction, run, type, exportRules, page, work));
+          run.commitEach(
+              rows.stream().map(ImportRowCheck::check).toList(),
+              some ->
+                  (transaction, work) ->
+                      importPage(transaction, run, type, exportRules, some, work),
+              (row, reason) ->
+                  (transaction, work) -> {
+                    work.processed = 1;
+                    String where = row.location() != null ? row.location() : row.reference();
+                    work.error(
+                        where, null, "StoreRefused", where + ": the store refused it: " + reason);
+                    return new Checkpoint(Checkpoint.ROWS, row.position());
+                  });
         }
       }
       run.commitPage((transaction, work) -> new Checkpoint(Checkpoint.ABSENT, 0));

@@ -158,7 +158,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       // Cancellation or a lost store: the record stays InProgress; a retry resumes it, and the
       // workflow finalizes it if no retry comes.
       throw e;
-    } catch (ConnectorException e) {
+    } catch (ConnectorException | RunContext.TooManyErrors e) {
       return finish(context, RunStatus.FailedWithError, e.getMessage());
     } catch (ApplicationFailure e) {
       // A refused secret reference: the run failed and no retry can help.
@@ -367,7 +367,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
 
   private static CsvSettings settings(ConnectedSystemConfig system) {
     String delimiter = system.settings().get("delimiter");
-    return delimiter == null ? CsvSettings.DEFAULT : new CsvSettings(delimiter.charAt(0));
+    return new CsvSettings(delimiter == null ? ',' : delimiter.charAt(0), system.encoding());
   }
 
   private static boolean isLdap(ConnectedSystemConfig system) {

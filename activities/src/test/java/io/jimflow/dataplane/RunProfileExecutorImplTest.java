@@ -27,7 +27,9 @@ import io.jimflow.store.Total;
 import io.jimflow.testing.SettableClock;
 import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -135,7 +137,7 @@ class RunProfileExecutorImplTest {
             + person(5, "Sales", "Employee", "Active"));
 
     RunProfileOutcome imported = execute("HR System", "Full Import");
-    assertThat(imported.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(imported.status()).isEqualTo(StepStatus.CompleteWithError);
     assertThat(imported.stats())
         .containsEntry("added", 4L)
         .containsEntry("errors", 1L)
@@ -300,6 +302,171 @@ class RunProfileExecutorImplTest {
   }
 
   @Test
+  void rowsWithAnInvalidByteOrANulAreErrorItemsNamingTheirLinesAndEveryOtherRowIsImported()
+      throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.writeBytes(
+        (HEADER + person(1, "R&D", "Employee", "Active")).getBytes(StandardCharsets.UTF_8));
+    // Line 3: "Zoë" as ISO-8859-1 writes it, which is not UTF-8.
+    bytes.writeBytes(
+        person(2, "R&D", "Employee", "Active")
+            .replace("Last2", "Zo#")
+            .getBytes(StandardCharsets.UTF_8));
+    byte[] written = bytes.toByteArray();
+    for (int i = 0; i < written.length; i++) {
+      if (written[i] == '#') {
+        written[i] = (byte) 0xEB;
+      }
+    }
+    bytes = new ByteArrayOutputStream();
+    bytes.writeBytes(written);
+    bytes.writeBytes(
+        (person(3, "R&D", "Employee", "Active")
+                // Line 5: a NUL in the job title.
+                + person(4, "R&D", "Employee", "Active").replace("Engineer", "Engi\0neer")
+                + person(5, "Sales", "Employee", "Active"))
+            .getBytes(StandardCharsets.UTF_8));
+    Files.createDirectories(dir.resolve("data"));
+    Files.write(dir.resolve("data/hr.csv"), bytes.toByteArray());
+
+    RunProfileOutcome imported = execute("HR System", "Full Import");
+
+    assertThat(imported.status()).isEqualTo(StepStatus.CompleteWithError);
+    assertThat(imported.message()).isEqualTo("2 of 5 run items have errors");
+    assertThat(imported.stats()).containsEntry("added", 3L).containsEntry("errors", 2L);
+    assertThat(items(imported))
+        .filteredOn(i -> i.item().isError())
+        .extracting(i -> i.item().objectRef() + " " + i.item().errorType())
+        .containsExactlyInAnyOrder("hr.csv line 3 InvalidBytes", "hr.csv line 5 NulCharacter");
+    assertThat(count("select count(*) from cso")).isEqualTo(3);
+
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    assertThat(Files.readString(dir.resolve("data/directory.csv")))
+        .contains("Person 1", "Person 3", "Person 5")
+        .doesNotContain("\uFFFD", "\0", "Person 2", "Person 4");
+    for (String table : List.of("cso", "mvo", "pending_export")) {
+      assertThat(count("select count(*) from " + table + " where attributes like '%\uFFFD%'"))
+          .as(table)
+          .isZero();
+    }
+    assertThat(
+            count(
+                "select count(*) from run_item where error_message like '%\uFFFD%'"
+                    + " or object_ref like '%\uFFFD%'"))
+        .isZero();
+  }
+
+  @Test
+  void aRunStopsFailedWithErrorAfterItsProfilesStopAfterErrors() throws IOException {
+    Path systems = dir.resolve("systems.yaml");
+    Files.writeString(
+        systems,
+        Files.readString(CSV_SYSTEMS)
+            .replace(
+                "{id: full-import, name: Full Import, runType: FullImport, file: data/hr.csv,"
+                    + " pageSize: 2000}",
+                "{id: full-import, name: Full Import, runType: FullImport, file: data/hr.csv,"
+                    + " pageSize: 2, stopAfterErrors: 3}"));
+    executor =
+        new RunProfileExecutorImpl(store, new DataPlaneConfigLoader().load(systems), dir, clock);
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= 10; i++) {
+      rows.append(person(i, "R&D", "Employee", "Active")).append("E-BAD").append(i).append(",x\n");
+    }
+    hrFile(rows.toString());
+
+    RunProfileOutcome imported = execute("HR System", "Full Import");
+
+    assertThat(imported.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(imported.message())
+        .isEqualTo(
+            "stopped after 3 errors (the run profile's stopAfterErrors is 3); the source or"
+                + " target looks broken as a whole");
+    // Pages of two rows: the third page brought the third error.
+    assertThat(imported.stats()).containsEntry("added", 3L).containsEntry("errors", 3L);
+  }
+
+  @Test
+  void anMvoWhoseDeletionTheStoreRefusesIsOneErrorItemAndEveryOtherDueMvoIsDeletedAndDeprovisioned()
+      throws IOException {
+    StringBuilder everyone = new StringBuilder();
+    for (int i = 1; i <= 4; i++) {
+      everyone.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    execute("Directory", "Delta Import");
+    String blocked =
+        store.inTransaction(
+            c -> {
+              try (Statement statement = c.createStatement();
+                  ResultSet rows =
+                      statement.executeQuery(
+                          "select mvo_id from cso where connected_system_id = 'hr'"
+                              + " and anchor = 'E3'")) {
+                rows.next();
+                return rows.getString(1);
+              }
+            });
+
+    hrFile(person(1, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    // Something outside jimflow still points at E3's MVO: the store refuses to delete it.
+    execute("create table deletion_blocker (mvo_id varchar(36) not null references mvo (id))");
+    execute("insert into deletion_blocker values ('" + blocked + "')");
+
+    clock.advance(Duration.ofDays(8));
+    RunProfileOutcome sync = execute("HR System", "Full Synchronisation");
+
+    assertThat(sync.status()).isEqualTo(StepStatus.CompleteWithError);
+    // E2 and E4 deleted, each deprovisioned from the Directory and the Badge System.
+    assertThat(sync.stats())
+        .containsEntry("deleted", 2L)
+        .containsEntry("deprovisioned", 4L)
+        .containsEntry("errors", 1L);
+    assertThat(items(sync))
+        .filteredOn(i -> i.item().isError())
+        .singleElement()
+        .satisfies(
+            i -> {
+              assertThat(i.item().objectRef()).isEqualTo("Person 3");
+              assertThat(i.item().errorType()).isEqualTo("DeletionRefused");
+              assertThat(i.item().errorMessage())
+                  .contains(blocked, "it stays due and the next run tries it again");
+            });
+    assertThat(count("select count(*) from mvo")).isEqualTo(2);
+    RunProfileOutcome export = execute("Directory", "Export");
+    assertThat(export.stats()).containsEntry("exported", 2L);
+    assertThat(Files.readString(dir.resolve("data/directory.csv")))
+        .contains("E1,", "E3,")
+        .doesNotContain("E2,", "E4,");
+
+    // Still refused: due again, one error again, nothing else to do.
+    RunProfileOutcome again = execute("HR System", "Full Synchronisation");
+    assertThat(again.stats()).containsEntry("errors", 1L).containsEntry("deleted", 0L);
+
+    execute("drop table deletion_blocker");
+    RunProfileOutcome fixed = execute("HR System", "Full Synchronisation");
+    assertThat(fixed.status()).isEqualTo(StepStatus.Complete);
+    assertThat(fixed.stats()).containsEntry("deleted", 1L).containsEntry("deprovisioned", 2L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(1);
+  }
+
+  void execute(String sql) {
+    store.inTransaction(
+        c -> {
+          try (Statement statement = c.createStatement()) {
+            statement.execute(sql);
+          }
+          return null;
+        });
+  }
+
+  @Test
   void aRetriedImportResumesAfterTheLastCommittedPageAndAppliesNoPageTwice() throws IOException {
     StringBuilder rows = new StringBuilder();
     for (int i = 1; i <= 9_000; i++) {
@@ -322,7 +489,7 @@ class RunProfileExecutorImplTest {
     RunProfileOutcome outcome = executor.execute(retry, resumed);
 
     assertThat(outcome.runRecordId()).isEqualTo(open.id());
-    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithError);
     assertThat(outcome.stats())
         .containsEntry("added", 9_000L)
         .containsEntry("errors", 1L)
@@ -557,7 +724,7 @@ class RunProfileExecutorImplTest {
     RunProfileOutcome outcome = executor.execute(attempt(first, 2), resumed);
 
     assertThat(outcome.runRecordId()).isEqualTo(open.id());
-    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithError);
     assertThat(outcome.stats())
         .containsEntry("exported", 5_000L)
         .containsEntry("errors", 1L)

@@ -41,6 +41,13 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   /** RunProfile steps hold their resources exclusively from this version on. */
   static final String RESOURCE_EXCLUSION = Resources.EXCLUSION_CHANGE_ID;
 
+  /**
+   * The change after which a step that ended CompleteWithError (a run with error items, the other
+   * objects handled) no longer stops its execution; executions that stopped there before replay as
+   * they ran.
+   */
+  static final String COMPLETE_WITH_ERROR_GOES_ON = "complete-with-error-goes-on";
+
   private final ResourceLocks locks = new ResourceLocks();
 
   private ScheduleDefinition definition;
@@ -135,6 +142,13 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       }
       GroupVerdict verdict =
           FailurePolicies.afterGroup(group, board.byPosition(), definition.onStepFailure());
+      if (verdict.stop()
+          && verdict.stopping().stream().allMatch(s -> s.status() == StepStatus.CompleteWithError)
+          && Workflow.getVersion(COMPLETE_WITH_ERROR_GOES_ON, Workflow.DEFAULT_VERSION, 1) >= 1) {
+        verdict =
+            FailurePolicies.afterGroup(
+                group, board.byPosition(), definition.onStepFailure(), false);
+      }
       tolerated.addAll(verdict.tolerated());
       if (verdict.stop()) {
         stoppedBy = verdict;

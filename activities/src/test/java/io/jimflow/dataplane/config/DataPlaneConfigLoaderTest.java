@@ -92,6 +92,51 @@ class DataPlaneConfigLoaderTest {
   }
 
   @Test
+  void anEncodingAndStopAfterErrorsAreCheckedWhereTheyAreWritten() {
+    String yaml =
+        """
+        connectedSystems:
+          - id: hr
+            connector: csv
+            settings: {encoding: latin-9000}
+            objectTypes:
+              - {name: person, anchor: employeeId, attributes: [employeeId]}
+            runProfiles:
+              - {id: imp, runType: FullImport, file: hr.csv, stopAfterErrors: 0}
+              - {id: imp2, runType: FullImport, file: hr.csv, stopAfterErrors: many}
+          - id: fr
+            connector: csv
+            settings: {encoding: windows-1252}
+            objectTypes:
+              - {name: person, anchor: employeeId, attributes: [employeeId]}
+            runProfiles:
+              - {id: imp, runType: FullImport, file: fr.csv, stopAfterErrors: 25}
+              - {id: imp2, runType: FullImport, file: fr.csv}
+        """;
+
+    ConfigException error =
+        catchThrowableOfType(ConfigException.class, () -> loader.parse("cs.yaml", yaml));
+
+    assertThat(error.problems())
+        .extracting(ConfigProblem::toString)
+        .containsExactlyInAnyOrder(
+            "cs.yaml:4: connected system 'hr': unknown encoding 'latin-9000' (e.g. UTF-8, ISO-8859-1, windows-1252)",
+            "cs.yaml:8: connected system 'hr', run profile 'imp': stopAfterErrors must be between 1 and 10000000, not 0",
+            "cs.yaml:9: connected system 'hr', run profile 'imp2': stopAfterErrors must be a whole number, not 'many'");
+
+    DataPlaneConfig fine =
+        loader.parse(
+            "cs.yaml",
+            yaml.substring(yaml.indexOf("  - id: fr"))
+                .replace("  - id: fr", "connectedSystems:\n  - id: fr"));
+    ConnectedSystemConfig fr = fine.system("fr").orElseThrow();
+    assertThat(fr.encoding().name()).isEqualTo("windows-1252");
+    assertThat(fr.runProfile("imp").orElseThrow().stopAfterErrors()).isEqualTo(25);
+    assertThat(fr.runProfile("imp2").orElseThrow().stopAfterErrors())
+        .isEqualTo(RunProfileConfig.DEFAULT_STOP_AFTER_ERRORS);
+  }
+
+  @Test
   void invalidYamlIsReportedWithItsLine() {
     assertThatThrownBy(() -> loader.parse("cs.yaml", "connectedSystems:\n  - id: [hr\n"))
         .isInstanceOf(ConfigException.class)

@@ -1,0 +1,70 @@
+package io.jimflow.dataplane;
+
+import io.jimflow.connector.ImportRow;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What makes an object read from any source one that the store cannot hold as it is: a NUL
+ * character (PostgreSQL refuses text holding one), an anchor or a value longer than the store
+ * keeps. Such an object becomes an error row naming where it is and why, so that it is one error
+ * item and the rest of its page is imported.
+ */
+final class ImportRowCheck {
+
+  /** The longest anchor the store keeps (the cso table's anchor column). */
+  static final int MAX_ANCHOR_LENGTH = 500;
+
+  /** The longest attribute value imported (a join key's value is indexed up to this length). */
+  static final int MAX_VALUE_LENGTH = 1_000;
+
+  private ImportRowCheck() {}
+
+  /** The row itself when it can be stored, else an error row in its place. */
+  static ImportRow check(ImportRow row) {
+    if (row.isError() || row.deleted()) {
+      return row;
+    }
+    if (row.anchor().length() > MAX_ANCHOR_LENGTH) {
+      return error(
+          row,
+          "AnchorTooLong",
+          "the anchor has "
+              + row.anchor().length()
+              + " characters, more than the "
+              + MAX_ANCHOR_LENGTH
+              + " the store keeps");
+    }
+    if (row.anchor().indexOf('\0') >= 0) {
+      return error(row, "NulCharacter", "the anchor holds a NUL character");
+    }
+    // Sorted, so that the attribute named is the same on every read of the row.
+    for (Map.Entry<String, String> attribute : new TreeMap<>(row.attributes()).entrySet()) {
+      String value = attribute.getValue();
+      if (value == null) {
+        continue;
+      }
+      if (value.indexOf('\0') >= 0) {
+        return error(row, "NulCharacter", attribute.getKey() + " holds a NUL character");
+      }
+      if (value.length() > MAX_VALUE_LENGTH) {
+        return error(
+            row,
+            "ValueTooLong",
+            attribute.getKey()
+                + " has "
+                + value.length()
+                + " characters, more than the "
+                + MAX_VALUE_LENGTH
+                + " a value may have");
+      }
+    }
+    return row;
+  }
+
+  private static ImportRow error(ImportRow row, String type, String what) {
+    String where = row.location() != null ? row.location() : row.reference();
+    return new ImportRow(
+        row.position(), where, null, null, type, where + ": " + what, row.location());
+  }
+}
