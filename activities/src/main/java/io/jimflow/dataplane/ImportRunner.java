@@ -53,13 +53,15 @@ final class ImportRunner {
   private final PendingExports pendingExports;
   private final ChangeHistory history;
   private final SyncEngine engine;
+  private final ThresholdGuard guard;
 
-  ImportRunner(Repositories repositories, SyncEngine engine) {
+  ImportRunner(Repositories repositories, SyncEngine engine, ThresholdGuard guard) {
     this.connectorSpace = repositories.connectorSpace();
     this.metaverse = repositories.metaverse();
     this.pendingExports = repositories.pendingExports();
     this.history = repositories.history();
     this.engine = engine;
+    this.guard = guard;
   }
 
   void run(RunContext run, ObjectTypeConfig type, Supplier<ObjectSource> source) {
@@ -93,6 +95,11 @@ final class ImportRunner {
       run.commitPage((transaction, work) -> new Checkpoint(Checkpoint.ABSENT, 0));
     }
     if (run.profile.runType() == RunType.FullImport) {
+      if (run.checkpoint.phase().equals(Checkpoint.ABSENT)
+          && run.checkpoint.position() == 0
+          && !run.thresholdsApproved) {
+        guard.beforeMarkingAbsent(run);
+      }
       while (run.checkpoint.phase().equals(Checkpoint.ABSENT)) {
         run.commitPage((transaction, work) -> deleteAbsent(transaction, run, work));
       }

@@ -51,6 +51,7 @@ final class LdapRuns {
   private final Secrets secrets;
   private final Function<String, String> environment;
   private final Clock clock;
+  private final ThresholdGuard guard;
 
   LdapRuns(
       Store store,
@@ -59,7 +60,8 @@ final class LdapRuns {
       PendingExports pendingExports,
       Secrets secrets,
       Function<String, String> environment,
-      Clock clock) {
+      Clock clock,
+      ThresholdGuard guard) {
     this.store = store;
     this.runRecords = runRecords;
     this.connectorSpace = connectorSpace;
@@ -67,6 +69,7 @@ final class LdapRuns {
     this.secrets = secrets;
     this.environment = environment;
     this.clock = clock;
+    this.guard = guard;
   }
 
   private LdapDirectory connect(RunContext run) {
@@ -139,6 +142,9 @@ final class LdapRuns {
     long pending = store.inTransaction(c -> pendingExports.countPending(c, system));
     if (pending == 0) {
       return;
+    }
+    if (run.checkpoint.position() == 0 && !run.thresholdsApproved) {
+      guard.beforeExport(run, Long.MAX_VALUE);
     }
     run.total = run.processed + pending;
     try (LdapDirectory directory = connect(run)) {

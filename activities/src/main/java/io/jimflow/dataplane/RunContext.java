@@ -37,6 +37,9 @@ final class RunContext {
   Checkpoint checkpoint;
   long total = -1;
 
+  /** Whether a person approved this run going past its system's thresholds. */
+  boolean thresholdsApproved;
+
   /**
    * @param record the run record as this attempt opened it: its attempt, and the totals, objects
    *     processed and items written that earlier attempts committed

@@ -100,9 +100,10 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     Repositories repositories = Repositories.create(clock, config.joinKeyAttributes());
     this.connectorSpace = repositories.connectorSpace();
     SyncEngine engine = new SyncEngine(config.syncRules());
-    this.imports = new ImportRunner(repositories, engine);
+    ThresholdGuard guard = new ThresholdGuard(connectorSpace, repositories.pendingExports());
+    this.imports = new ImportRunner(repositories, engine, guard);
     this.syncs = new SyncRunner(repositories, engine, clock);
-    this.exports = new ExportRunner(store, repositories.pendingExports());
+    this.exports = new ExportRunner(store, repositories.pendingExports(), guard);
     this.ldap =
         new LdapRuns(
             store,
@@ -111,7 +112,8 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
             repositories.pendingExports(),
             secrets,
             environment,
-            clock);
+            clock,
+            guard);
     this.systemHolds = new SystemHolds(clock);
   }
 
@@ -158,7 +160,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       // Cancellation or a lost store: the record stays InProgress; a retry resumes it, and the
       // workflow finalizes it if no retry comes.
       throw e;
-    } catch (ConnectorException | RunContext.TooManyErrors e) {
+    } catch (ConnectorException | RunContext.TooManyErrors | ThresholdGuard.RunHeld e) {
       return finish(context, RunStatus.FailedWithError, e.getMessage());
     } catch (ApplicationFailure e) {
       // A refused secret reference: the run failed and no retry can help.

@@ -456,6 +456,86 @@ class RunProfileExecutorImplTest {
     assertThat(count("select count(*) from mvo")).isEqualTo(1);
   }
 
+  @Test
+  void anEmptiedHrFileHoldsTheFullImportBeforeItMarksAnyoneAbsentAndTheNextRunHoldsAgain()
+      throws IOException {
+    StringBuilder everyone = new StringBuilder();
+    for (int i = 1; i <= 20; i++) {
+      everyone.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+
+    hrFile("");
+    RunProfileOutcome held = execute("HR System", "Full Import");
+
+    assertThat(held.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(held.message())
+        .isEqualTo(
+            "held: the full import would mark absent 20 of 20 objects of HR System (100%), above"
+                + " the threshold of 500 or 10%; e.g. E1, E2, E3, E4, E5 and 15 more; nothing was"
+                + " marked absent");
+    assertThat(count("select count(*) from cso where state = 'Obsolete'")).isZero();
+    RunProfileOutcome synced = execute("HR System", "Full Synchronisation");
+    assertThat(synced.stats()).containsEntry("disconnected", 0L);
+    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null")).isZero();
+
+    assertThat(execute("HR System", "Full Import").message()).startsWith("held: the full import");
+
+    // Eleven of twenty people leave at once: above 10% too.
+    StringBuilder nine = new StringBuilder();
+    for (int i = 1; i <= 9; i++) {
+      nine.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(nine.toString());
+    assertThat(execute("HR System", "Full Import").message())
+        .startsWith("held: the full import would mark absent 11 of 20");
+  }
+
+  @Test
+  void anExportAboveItsUpdateThresholdSendsNothingAndItsExportsStayPending() throws IOException {
+    Path systems = dir.resolve("systems.yaml");
+    Files.writeString(
+        systems,
+        Files.readString(CSV_SYSTEMS)
+            .replace(
+                "  - id: directory\n    name: Directory\n",
+                "  - id: directory\n    name: Directory\n"
+                    + "    thresholds: {exportUpdates: {count: 3, share: 100%}}\n"));
+    executor =
+        new RunProfileExecutorImpl(store, new DataPlaneConfigLoader().load(systems), dir, clock);
+    StringBuilder everyone = new StringBuilder();
+    for (int i = 1; i <= 5; i++) {
+      everyone.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    assertThat(execute("Directory", "Export").status()).isEqualTo(StepStatus.Complete);
+    execute("Directory", "Delta Import");
+    String before = Files.readString(dir.resolve("data/directory.csv"));
+
+    hrFile(everyone.toString().replace("Engineer", "Architect"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    RunProfileOutcome held = execute("Directory", "Export");
+
+    assertThat(held.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(held.message())
+        .isEqualTo(
+            "held: the export would update 5 of 5 objects of Directory (100%), above the threshold"
+                + " of 3 or 100%; e.g. E1, E2, E3, E4, E5; nothing was sent and the exports stay"
+                + " pending");
+    assertThat(Files.readString(dir.resolve("data/directory.csv"))).isEqualTo(before);
+    assertThat(
+            count(
+                "select count(*) from pending_export where connected_system_id = 'directory'"
+                    + " and status = 'Pending'"))
+        .isEqualTo(5);
+    assertThat(execute("Directory", "Export").message()).startsWith("held: the export");
+  }
+
   void execute(String sql) {
     store.inTransaction(
         c -> {

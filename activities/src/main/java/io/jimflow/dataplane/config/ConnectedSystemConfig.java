@@ -12,6 +12,7 @@ import java.util.Optional;
  *
  * @param connectorType {@code csv} or {@code ldap}
  * @param settings connector settings, e.g. {@code delimiter}, {@code encoding}
+ * @param thresholds above which its runs hold for approval
  */
 public record ConnectedSystemConfig(
     String id,
@@ -19,7 +20,8 @@ public record ConnectedSystemConfig(
     String connectorType,
     Map<String, String> settings,
     List<ObjectTypeConfig> objectTypes,
-    List<RunProfileConfig> runProfiles) {
+    List<RunProfileConfig> runProfiles,
+    SafetyThresholds thresholds) {
 
   public ConnectedSystemConfig {
     settings = Map.copyOf(settings);

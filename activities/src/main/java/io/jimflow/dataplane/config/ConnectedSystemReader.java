@@ -26,7 +26,7 @@ final class ConnectedSystemReader extends NodeReading {
     super(problems);
   }
 
-  ConnectedSystemConfig system(ConfigNode node) {
+  ConnectedSystemConfig system(ConfigNode node, SafetyThresholds defaults) {
     Map<String, ConfigNode> map =
         mapping(
             node,
@@ -36,7 +36,8 @@ final class ConnectedSystemReader extends NodeReading {
             "connector",
             "settings",
             "objectTypes",
-            "runProfiles");
+            "runProfiles",
+            "thresholds");
     String id = string(map, "id", node, true);
     String label = "connected system '" + (id == null ? "?" : id) + "'";
     String name = Optional.ofNullable(string(map, "name", node, false)).orElse(id);
@@ -108,7 +109,9 @@ final class ConnectedSystemReader extends NodeReading {
     if (id == null || connector == null) {
       return null;
     }
-    return new ConnectedSystemConfig(id, name, connector, settings, types, profiles);
+    SafetyThresholds thresholds =
+        new ThresholdsReader(problems()).thresholds(map.get("thresholds"), label, defaults);
+    return new ConnectedSystemConfig(id, name, connector, settings, types, profiles, thresholds);
   }
 
   private ObjectTypeConfig objectType(ConfigNode node, String system, boolean ldap) {

@@ -137,6 +137,51 @@ class DataPlaneConfigLoaderTest {
   }
 
   @Test
+  void thresholdsHaveDefaultsAGlobalDefaultAndASystemsOwnAndAreChecked() {
+    String yaml =
+        """
+        thresholds:
+          exportDeletions: {count: 100}
+        connectedSystems:
+          - id: hr
+            connector: csv
+            objectTypes:
+              - {name: person, anchor: employeeId, attributes: [employeeId]}
+          - id: dir
+            connector: csv
+            thresholds:
+              exportDeletions: {share: 2.5%}
+              importAbsent: {count: 50, share: 0.2}
+            objectTypes:
+              - {name: person, anchor: employeeId, attributes: [employeeId]}
+        """;
+
+    DataPlaneConfig config = loader.parse("cs.yaml", yaml);
+
+    SafetyThresholds hr = config.system("hr").orElseThrow().thresholds();
+    assertThat(hr.exportDeletions()).isEqualTo(new Threshold(100, 0.10));
+    assertThat(hr.exportUpdates()).isEqualTo(SafetyThresholds.DEFAULTS.exportUpdates());
+    SafetyThresholds dir = config.system("dir").orElseThrow().thresholds();
+    assertThat(dir.exportDeletions()).isEqualTo(new Threshold(100, 0.025));
+    assertThat(dir.importAbsent()).isEqualTo(new Threshold(50, 0.2));
+
+    ConfigException error =
+        catchThrowableOfType(
+            ConfigException.class,
+            () ->
+                loader.parse(
+                    "cs.yaml",
+                    yaml.replace("{count: 100}", "{count: -1, share: 120%}")
+                        .replace("2.5%", "lots")));
+    assertThat(error.problems())
+        .extracting(ConfigProblem::toString)
+        .containsExactlyInAnyOrder(
+            "cs.yaml:2: the default exportDeletions: count must be between 0 and 1000000000, not -1",
+            "cs.yaml:2: the default exportDeletions: share must be between 0% and 100%, not 120%",
+            "cs.yaml:11: connected system 'dir' exportDeletions: share must be a percentage such as 10%, not 'lots'");
+  }
+
+  @Test
   void invalidYamlIsReportedWithItsLine() {
     assertThatThrownBy(() -> loader.parse("cs.yaml", "connectedSystems:\n  - id: [hr\n"))
         .isInstanceOf(ConfigException.class)
