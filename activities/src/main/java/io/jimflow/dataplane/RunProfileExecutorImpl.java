@@ -10,6 +10,7 @@ import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.maintenance.MaintenanceActivities;
 import io.jimflow.resource.Resources;
+import io.jimflow.schedule.ApprovalDecision;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.RunProfileExecutor;
@@ -56,6 +57,12 @@ import org.slf4j.LoggerFactory;
 public final class RunProfileExecutorImpl implements RunProfileExecutor {
 
   private static final Logger log = LoggerFactory.getLogger(RunProfileExecutorImpl.class);
+
+  /**
+   * The statistic through which a held run tells its execution how long to wait for a decision (the
+   * execution's {@code Approvals.WINDOW_STAT}).
+   */
+  static final String APPROVAL_TIMEOUT_STAT = "approvalTimeoutSeconds";
 
   private final Store store;
   private final DataPlaneConfig config;
@@ -126,6 +133,14 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       return alreadyDone.get();
     }
     RunContext context = open(run, system, profile, progress);
+    ApprovalDecision decision = run.approval();
+    if (decision != null && decision.problem().isEmpty() && !decision.approve()) {
+      return finish(
+          context,
+          RunStatus.FailedWithError,
+          decision.describe() + "; nothing was sent or marked, and what was pending stays pending");
+    }
+    context.thresholdsApproved = decision != null && decision.problem().isEmpty();
     try {
       switch (profile.runType()) {
         case FullImport, DeltaImport -> {
@@ -160,7 +175,25 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       // Cancellation or a lost store: the record stays InProgress; a retry resumes it, and the
       // workflow finalizes it if no retry comes.
       throw e;
-    } catch (ConnectorException | RunContext.TooManyErrors | ThresholdGuard.RunHeld e) {
+    } catch (ThresholdGuard.RunHeld e) {
+      if (run.executionId() == null) {
+        return finish(context, RunStatus.FailedWithError, e.getMessage());
+      }
+      // The record stays InProgress: the execution waits for a person, then runs it on.
+      log.info("run record {} of {} {}", context.runId, system.name(), e.getMessage());
+      Map<String, Long> stats = new LinkedHashMap<>(context.totals.asMap());
+      stats.put(APPROVAL_TIMEOUT_STAT, system.thresholds().approvalTimeout().toSeconds());
+      return new RunProfileOutcome(
+          StepStatus.AwaitingApproval,
+          e.getMessage()
+              + ". Approve or reject it: jimflow executions approve|reject "
+              + run.executionId()
+              + " --step '"
+              + run.stepName()
+              + "' --reason TEXT",
+          stats,
+          context.runId);
+    } catch (ConnectorException | RunContext.TooManyErrors e) {
       return finish(context, RunStatus.FailedWithError, e.getMessage());
     } catch (ApplicationFailure e) {
       // A refused secret reference: the run failed and no retry can help.
@@ -174,6 +207,9 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     long errors = context.totals.get(Total.ERRORS);
     RunStatus status = RunOutcomeRule.decide(items, errors, false);
     String message = errors == 0 ? null : errors + " of " + items + " run items have errors";
+    if (context.thresholdsApproved) {
+      message = decision.describe() + (message == null ? "" : "; " + message);
+    }
     return finish(context, status, message);
   }
 
@@ -257,7 +293,12 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
                       : runRecords.findInProgress(
                           c, run.executionId(), run.stepIndex(), system.id(), profile.id());
               if (open.isPresent()) {
-                runRecords.recordAttempt(c, open.get().id(), run.attempt());
+                // A run decided on after its hold continues the attempt that held it.
+                int attempt =
+                    run.approval() == null
+                        ? run.attempt()
+                        : Math.max(run.attempt(), open.get().attempts());
+                runRecords.recordAttempt(c, open.get().id(), attempt);
                 return runRecords.find(c, open.get().id()).orElseThrow();
               }
               catalog.save(c, List.of(catalogEntry(system)));

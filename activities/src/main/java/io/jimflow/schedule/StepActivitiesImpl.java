@@ -241,7 +241,8 @@ public class StepActivitiesImpl implements StepActivities {
         step.index(),
         step.name(),
         request.initiator(),
-        attempt);
+        attempt,
+        request.approval());
   }
 
   private static Map<String, String> jimflowEnvironment(StepRunRequest request, int attempt) {

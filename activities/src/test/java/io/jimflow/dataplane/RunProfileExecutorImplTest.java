@@ -7,6 +7,7 @@ import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
 import io.jimflow.maintenance.SystemOperation;
 import io.jimflow.maintenance.SystemOperations;
+import io.jimflow.schedule.ApprovalDecision;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.StepStatus;
@@ -457,7 +458,7 @@ class RunProfileExecutorImplTest {
   }
 
   @Test
-  void anEmptiedHrFileHoldsTheFullImportBeforeItMarksAnyoneAbsentAndTheNextRunHoldsAgain()
+  void anEmptiedHrFileHoldsTheFullImportUntilApprovedAndARejectionMarksNothing()
       throws IOException {
     StringBuilder everyone = new StringBuilder();
     for (int i = 1; i <= 20; i++) {
@@ -468,22 +469,54 @@ class RunProfileExecutorImplTest {
     execute("HR System", "Full Synchronisation");
 
     hrFile("");
-    RunProfileOutcome held = execute("HR System", "Full Import");
+    RunProfileRun held = run("HR System", "Full Import");
+    RunProfileOutcome awaiting = executor.execute(held, new RecordingProgress());
 
-    assertThat(held.status()).isEqualTo(StepStatus.FailedWithError);
-    assertThat(held.message())
+    assertThat(awaiting.status()).isEqualTo(StepStatus.AwaitingApproval);
+    assertThat(awaiting.message())
         .isEqualTo(
             "held: the full import would mark absent 20 of 20 objects of HR System (100%), above"
                 + " the threshold of 500 or 10%; e.g. E1, E2, E3, E4, E5 and 15 more; nothing was"
-                + " marked absent");
+                + " marked absent. Approve or reject it: jimflow executions approve|reject exec-1"
+                + " --step 'HR System - Full Import' --reason TEXT");
+    assertThat(awaiting.stats()).containsEntry("approvalTimeoutSeconds", 86_400L);
+    assertThat(inProgress(held, "full-import").id()).isEqualTo(awaiting.runRecordId());
     assertThat(count("select count(*) from cso where state = 'Obsolete'")).isZero();
-    RunProfileOutcome synced = execute("HR System", "Full Synchronisation");
-    assertThat(synced.stats()).containsEntry("disconnected", 0L);
-    assertThat(count("select count(*) from mvo where deletion_eligible_at is not null")).isZero();
 
-    assertThat(execute("HR System", "Full Import").message()).startsWith("held: the full import");
+    RunProfileOutcome rejected =
+        executor.execute(
+            decided(held, new ApprovalDecision(held.stepName(), false, "ada", "truncated file")),
+            new RecordingProgress());
+    assertThat(rejected.runRecordId()).isEqualTo(awaiting.runRecordId());
+    assertThat(rejected.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(rejected.message())
+        .isEqualTo(
+            "rejected by ada: truncated file; nothing was sent or marked, and what was pending"
+                + " stays pending");
+    assertThat(count("select count(*) from cso where state = 'Obsolete'")).isZero();
+    assertThat(execute("HR System", "Full Synchronisation").stats())
+        .containsEntry("disconnected", 0L);
+
+    // The next run holds again; approved, it marks everyone absent.
+    RunProfileRun again = run("HR System", "Full Import");
+    assertThat(executor.execute(again, new RecordingProgress()).status())
+        .isEqualTo(StepStatus.AwaitingApproval);
+    RunProfileOutcome approved =
+        executor.execute(
+            decided(again, new ApprovalDecision(again.stepName(), true, "bob", "HR closed down")),
+            new RecordingProgress());
+    assertThat(approved.status()).isEqualTo(StepStatus.Complete);
+    assertThat(approved.message()).isEqualTo("approved by bob: HR closed down");
+    assertThat(approved.stats()).containsEntry("deleted", 20L);
+    RunRecord record =
+        store
+            .inTransaction(c -> new RunRecords(clock).find(c, approved.runRecordId()))
+            .orElseThrow();
+    assertThat(record.message()).isEqualTo("approved by bob: HR closed down");
 
     // Eleven of twenty people leave at once: above 10% too.
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
     StringBuilder nine = new StringBuilder();
     for (int i = 1; i <= 9; i++) {
       nine.append(person(i, "R&D", "Employee", "Active"));
@@ -494,7 +527,8 @@ class RunProfileExecutorImplTest {
   }
 
   @Test
-  void anExportAboveItsUpdateThresholdSendsNothingAndItsExportsStayPending() throws IOException {
+  void anExportAboveItsUpdateThresholdSendsNothingUntilApprovedAndItsExportsStayPending()
+      throws IOException {
     Path systems = dir.resolve("systems.yaml");
     Files.writeString(
         systems,
@@ -519,21 +553,44 @@ class RunProfileExecutorImplTest {
     hrFile(everyone.toString().replace("Engineer", "Architect"));
     execute("HR System", "Full Import");
     execute("HR System", "Full Synchronisation");
-    RunProfileOutcome held = execute("Directory", "Export");
+    RunProfileRun export = run("Directory", "Export");
+    RunProfileOutcome held = executor.execute(export, new RecordingProgress());
 
-    assertThat(held.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(held.status()).isEqualTo(StepStatus.AwaitingApproval);
     assertThat(held.message())
-        .isEqualTo(
+        .startsWith(
             "held: the export would update 5 of 5 objects of Directory (100%), above the threshold"
                 + " of 3 or 100%; e.g. E1, E2, E3, E4, E5; nothing was sent and the exports stay"
-                + " pending");
+                + " pending.");
     assertThat(Files.readString(dir.resolve("data/directory.csv"))).isEqualTo(before);
-    assertThat(
-            count(
-                "select count(*) from pending_export where connected_system_id = 'directory'"
-                    + " and status = 'Pending'"))
-        .isEqualTo(5);
-    assertThat(execute("Directory", "Export").message()).startsWith("held: the export");
+    String pending =
+        "select count(*) from pending_export where connected_system_id = 'directory'"
+            + " and status = 'Pending'";
+    assertThat(count(pending)).isEqualTo(5);
+
+    RunProfileOutcome approved =
+        executor.execute(
+            decided(export, new ApprovalDecision(export.stepName(), true, "ada", "new titles")),
+            new RecordingProgress());
+    assertThat(approved.status()).isEqualTo(StepStatus.Complete);
+    assertThat(approved.stats()).containsEntry("exported", 5L);
+    assertThat(count(pending)).isZero();
+    assertThat(Files.readString(dir.resolve("data/directory.csv")))
+        .contains("Architect")
+        .doesNotContain("Engineer");
+  }
+
+  static RunProfileRun decided(RunProfileRun run, ApprovalDecision decision) {
+    return new RunProfileRun(
+        run.connectedSystem(),
+        run.runProfile(),
+        run.executionId(),
+        run.scheduleId(),
+        run.stepIndex(),
+        run.stepName(),
+        run.initiator(),
+        1,
+        decision);
   }
 
   void execute(String sql) {

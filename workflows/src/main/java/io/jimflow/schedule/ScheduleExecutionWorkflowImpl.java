@@ -15,6 +15,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 
@@ -49,6 +50,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   static final String COMPLETE_WITH_ERROR_GOES_ON = "complete-with-error-goes-on";
 
   private final ResourceLocks locks = new ResourceLocks();
+  private final Approvals approvals = new Approvals();
 
   private ScheduleDefinition definition;
   private ScheduleExecutionInput input;
@@ -87,6 +89,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
             input,
             board,
             locks,
+            approvals,
             history,
             exclusionVersion >= 1,
             () -> railStale = true,
@@ -212,6 +215,30 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   @Override
   public void resourceNotice(ResourceNotice notice) {
     locks.onNotice(notice);
+  }
+
+  @Override
+  public void validateApproval(ApprovalDecision decision) {
+    Optional<String> problem = approvals.problem(decision);
+    if (problem.isPresent()) {
+      throw new IllegalArgumentException(problem.get());
+    }
+  }
+
+  @Override
+  public String decideApproval(ApprovalDecision decision) {
+    validateApproval(decision);
+    return approvals.decide(decision);
+  }
+
+  @Override
+  public void approvalDecision(ApprovalDecision decision) {
+    Optional<String> problem = approvals.problem(decision);
+    if (problem.isPresent()) {
+      log.warn("approval decision refused: {}", problem.get());
+      return;
+    }
+    approvals.decide(decision);
   }
 
   /**

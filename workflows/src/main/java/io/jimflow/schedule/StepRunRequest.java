@@ -10,6 +10,7 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
  * @param executionId the schedule execution's workflow id
  * @param resumeFrom the progress of the attempt this run resumes, interrupted by its worker's stop;
  *     null for a step's first run
+ * @param approval a person's decision on the step's threshold hold (null: none yet)
  */
 public record StepRunRequest(
     int position,
@@ -17,7 +18,8 @@ public record StepRunRequest(
     String scheduleId,
     Initiator initiator,
     StepDefinition step,
-    StepHeartbeat resumeFrom) {
+    StepHeartbeat resumeFrom,
+    ApprovalDecision approval) {
 
   public StepRunRequest(
       int position,
@@ -25,11 +27,18 @@ public record StepRunRequest(
       String scheduleId,
       Initiator initiator,
       StepDefinition step) {
-    this(position, executionId, scheduleId, initiator, step, null);
+    this(position, executionId, scheduleId, initiator, step, null, null);
   }
 
   /** The same step, resumed from {@code checkpoint}. */
   public StepRunRequest resumingFrom(StepHeartbeat checkpoint) {
-    return new StepRunRequest(position, executionId, scheduleId, initiator, step, checkpoint);
+    return new StepRunRequest(
+        position, executionId, scheduleId, initiator, step, checkpoint, approval);
+  }
+
+  /** The same step, run again with a person's decision on its threshold hold. */
+  public StepRunRequest decided(ApprovalDecision decision) {
+    return new StepRunRequest(
+        position, executionId, scheduleId, initiator, step, resumeFrom, decision);
   }
 }

@@ -2,6 +2,8 @@ package io.jimflow.dataplane.config;
 
 import io.jimflow.config.tree.ConfigNode;
 import io.jimflow.config.tree.Problems;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 
 /**
@@ -23,12 +25,40 @@ final class ThresholdsReader extends NodeReading {
       return defaults;
     }
     Map<String, ConfigNode> map =
-        mapping(node, label + " thresholds", "exportDeletions", "exportUpdates", "importAbsent");
+        mapping(
+            node,
+            label + " thresholds",
+            "exportDeletions",
+            "exportUpdates",
+            "importAbsent",
+            "approvalTimeout");
     return new SafetyThresholds(
         threshold(
             map.get("exportDeletions"), label + " exportDeletions", defaults.exportDeletions()),
         threshold(map.get("exportUpdates"), label + " exportUpdates", defaults.exportUpdates()),
-        threshold(map.get("importAbsent"), label + " importAbsent", defaults.importAbsent()));
+        threshold(map.get("importAbsent"), label + " importAbsent", defaults.importAbsent()),
+        timeout(map.get("approvalTimeout"), label, defaults.approvalTimeout()));
+  }
+
+  private Duration timeout(ConfigNode node, String label, Duration defaults) {
+    if (node == null) {
+      return defaults;
+    }
+    String text = String.valueOf(scalar(node, label + " approvalTimeout")).trim();
+    try {
+      Duration timeout = Duration.parse(text);
+      if (timeout.compareTo(SafetyThresholds.MIN_APPROVAL_TIMEOUT) < 0
+          || timeout.compareTo(SafetyThresholds.MAX_APPROVAL_TIMEOUT) > 0) {
+        problem(node, label + ": approvalTimeout must be between PT1M and P30D, not " + text);
+        return defaults;
+      }
+      return timeout;
+    } catch (DateTimeParseException e) {
+      problem(
+          node,
+          label + ": approvalTimeout '" + text + "' is not a duration (ISO-8601, e.g. PT24H)");
+      return defaults;
+    }
   }
 
   private Threshold threshold(ConfigNode node, String label, Threshold defaults) {

@@ -152,6 +152,7 @@ class DataPlaneConfigLoaderTest {
             thresholds:
               exportDeletions: {share: 2.5%}
               importAbsent: {count: 50, share: 0.2}
+              approvalTimeout: PT2H
             objectTypes:
               - {name: person, anchor: employeeId, attributes: [employeeId]}
         """;
@@ -164,6 +165,8 @@ class DataPlaneConfigLoaderTest {
     SafetyThresholds dir = config.system("dir").orElseThrow().thresholds();
     assertThat(dir.exportDeletions()).isEqualTo(new Threshold(100, 0.025));
     assertThat(dir.importAbsent()).isEqualTo(new Threshold(50, 0.2));
+    assertThat(dir.approvalTimeout()).isEqualTo(Duration.ofHours(2));
+    assertThat(hr.approvalTimeout()).isEqualTo(Duration.ofHours(24));
 
     ConfigException error =
         catchThrowableOfType(
@@ -172,13 +175,15 @@ class DataPlaneConfigLoaderTest {
                 loader.parse(
                     "cs.yaml",
                     yaml.replace("{count: 100}", "{count: -1, share: 120%}")
-                        .replace("2.5%", "lots")));
+                        .replace("2.5%", "lots")
+                        .replace("PT2H", "P90D")));
     assertThat(error.problems())
         .extracting(ConfigProblem::toString)
         .containsExactlyInAnyOrder(
             "cs.yaml:2: the default exportDeletions: count must be between 0 and 1000000000, not -1",
             "cs.yaml:2: the default exportDeletions: share must be between 0% and 100%, not 120%",
-            "cs.yaml:11: connected system 'dir' exportDeletions: share must be a percentage such as 10%, not 'lots'");
+            "cs.yaml:11: connected system 'dir' exportDeletions: share must be a percentage such as 10%, not 'lots'",
+            "cs.yaml:13: connected system 'dir': approvalTimeout must be between PT1M and P30D, not P90D");
   }
 
   @Test
