@@ -91,11 +91,13 @@ final class CommandTree {
           new HiddenAlias("run", StartCommand.class),
           new Group(
               "executions",
-              "List, show and cancel schedule executions.",
+              "List, show, cancel, approve and reject schedule executions.",
               List.of(
                   ExecutionListCommand.class,
                   ExecutionShowCommand.class,
-                  ExecutionCancelCommand.class)),
+                  ExecutionCancelCommand.class,
+                  ExecutionApproveCommand.class,
+                  ExecutionRejectCommand.class)),
           new Group(
               "items",
               "Work items: schedule, start-time, cancel, show, list.",

@@ -5,6 +5,7 @@ import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.runrecords.RunRecordsQuestion;
+import io.jimflow.schedule.ApprovalDecision;
 import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionRecord;
@@ -23,6 +24,7 @@ import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateException;
 import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
@@ -159,6 +161,44 @@ public final class ExecutionClient {
   public void cancel(String workflowId) {
     describe(workflowId);
     workflows.newUntypedWorkflowStub(workflowId).cancel("cancelled with jimflow");
+  }
+
+  /**
+   * Approves or rejects a step waiting in AwaitingApproval, as a Temporal update: the execution
+   * takes the decision or refuses it at once.
+   *
+   * @return how the decision reads in the records, e.g. {@code step 'Export' approved by ada: ...}
+   * @throws IllegalArgumentException when the execution refuses it (no such step awaits approval,
+   *     no reason), with its reason
+   */
+  public String decide(String workflowId, ApprovalDecision decision) {
+    describe(workflowId);
+    Optional<String> problem = decision.problem();
+    if (problem.isPresent()) {
+      throw new IllegalArgumentException(problem.get());
+    }
+    try {
+      return workflows
+          .newUntypedWorkflowStub(workflowId)
+          .update(ApprovalDecision.UPDATE, String.class, decision);
+    } catch (WorkflowUpdateException e) {
+      Throwable cause = e.getCause();
+      String why =
+          cause instanceof ApplicationFailure failure
+              ? failure.getOriginalMessage()
+              : String.valueOf(cause == null ? e.getMessage() : cause.getMessage());
+      throw new IllegalArgumentException(
+          "execution " + workflowId + " refused the decision: " + why, e);
+    }
+  }
+
+  /** Executions with a step waiting in AwaitingApproval, newest first. */
+  public List<ExecutionSummary> awaitingApproval(String scheduleId, int limit) {
+    return workflows
+        .listExecutions(ExecutionQueries.awaitingApproval(scheduleId))
+        .limit(Math.max(limit, 1))
+        .map(ExecutionClient::summary)
+        .toList();
   }
 
   /**
