@@ -11,6 +11,8 @@ import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.maintenance.MaintenanceActivities;
 import io.jimflow.resource.Resources;
 import io.jimflow.schedule.ApprovalDecision;
+import io.jimflow.schedule.PreviewRequest;
+import io.jimflow.schedule.SchedulePreview;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.RunProfileExecutor;
@@ -81,6 +83,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
   private final SystemHolds systemHolds;
 
   private final LdapRuns ldap;
+  private final SchedulePreviewer previewer;
 
   public RunProfileExecutorImpl(
       Store store, DataPlaneConfig config, Path baseDirectory, Clock clock) {
@@ -122,6 +125,13 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
             clock,
             guard);
     this.systemHolds = new SystemHolds(clock);
+    this.previewer =
+        new SchedulePreviewer(store, config, baseDirectory, clock, secrets, environment);
+  }
+
+  @Override
+  public SchedulePreview preview(PreviewRequest request, StepProgress progress) {
+    return previewer.preview(request.definition(), request.initiator(), progress);
   }
 
   @Override

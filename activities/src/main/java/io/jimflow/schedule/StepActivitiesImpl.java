@@ -144,6 +144,12 @@ public class StepActivitiesImpl implements StepActivities {
   }
 
   @Override
+  public SchedulePreview previewSchedule(PreviewRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    return runProfiles.preview(request, new HeartbeatStepProgress(context, 1, null));
+  }
+
+  @Override
   public String abandonStep(AbandonStepRequest request) {
     StepDefinition step = request.run().step();
     if (step.runProfile() == null) {

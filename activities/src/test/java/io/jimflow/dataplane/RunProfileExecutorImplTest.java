@@ -1,5 +1,7 @@
 package io.jimflow.dataplane;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,8 +10,10 @@ import io.jimflow.dataplane.config.DataPlaneConfigLoader;
 import io.jimflow.maintenance.SystemOperation;
 import io.jimflow.maintenance.SystemOperations;
 import io.jimflow.schedule.ApprovalDecision;
+import io.jimflow.schedule.PreviewRequest;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.SchedulePreview;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.RunProfileOutcome;
@@ -591,6 +595,134 @@ class RunProfileExecutorImplTest {
         run.initiator(),
         1,
         decision);
+  }
+
+  @Test
+  void aPreviewChangesNothingAndReportsWhatTheRealRunThenDoes() throws IOException {
+    StringBuilder five = new StringBuilder();
+    for (int i = 1; i <= 5; i++) {
+      five.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(five.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    execute("Badge System", "Export");
+    execute("Directory", "Delta Import");
+    execute("Badge System", "Delta Import");
+    // Three new titles, a new person, a leaver.
+    StringBuilder changed = new StringBuilder();
+    for (int i = 1; i <= 4; i++) {
+      String row = person(i, "R&D", "Employee", "Active");
+      changed.append(i <= 3 ? row.replace("Engineer", "Architect") : row);
+    }
+    changed.append(person(6, "Sales", "Employee", "Active"));
+    hrFile(changed.toString());
+    String state =
+        "select 'cso', connected_system_id, anchor, content_hash, state, sync_pending, last_seen_run"
+            + " from cso union all select 'mvo', id, attributes, cast(deletion_eligible_at as"
+            + " varchar), '', false, '' from mvo union all select 'export', cast(id as varchar),"
+            + " status, attributes, change_type, drift_correction, '' from pending_export"
+            + " union all select 'run', id, status, coalesce(watermark, ''), '', false, '' from"
+            + " run_record union all select 'change', cast(count(*) as varchar), '', '', '', false,"
+            + " '' from cso_change union all select 'mvo-change', cast(count(*) as varchar), '', '',"
+            + " '', false, '' from mvo_change";
+    List<String> before = rows(state);
+    String directory = Files.readString(dir.resolve("data/directory.csv"));
+
+    SchedulePreview preview =
+        executor.preview(
+            new PreviewRequest(
+                aSchedule("nightly-hr-sync")
+                    .with(
+                        aStep(0, "HR System - Full Import").runProfile("HR System", "Full Import"),
+                        aStep(1, "HR System - Full Sync")
+                            .runProfile("HR System", "Full Synchronisation"),
+                        aStep(2, "Directory - Export").runProfile("Directory", "Export"))
+                    .definition(),
+                runs.initiator()),
+            new RecordingProgress());
+
+    assertThat(rows(state)).containsExactlyInAnyOrderElementsOf(before);
+    assertThat(Files.readString(dir.resolve("data/directory.csv"))).isEqualTo(directory);
+    assertThat(preview.skipped()).containsExactly("Directory - Export");
+    assertThat(preview.steps())
+        .extracting(SchedulePreview.StepPreview::status)
+        .containsExactly(StepStatus.Complete, StepStatus.Complete);
+    SchedulePreview.SystemPreview hr = system(preview, "HR System");
+    SchedulePreview.SystemPreview directoryPreview = system(preview, "Directory");
+    assertThat(hr.imported()).isEqualTo(new SchedulePreview.Counts(1, 3, 1));
+    assertThat(directoryPreview.exports()).isEqualTo(new SchedulePreview.Counts(1, 3, 0));
+    assertThat(directoryPreview.sample()).contains("Create E6", "Update E1", "Update E3");
+    assertThat(directoryPreview.holds()).isEmpty();
+
+    // The real run does what the preview said.
+    RunProfileOutcome imported = execute("HR System", "Full Import");
+    assertThat(imported.stats())
+        .containsEntry("added", hr.imported().adds())
+        .containsEntry("updated", hr.imported().updates())
+        .containsEntry("deleted", hr.imported().deletes());
+    execute("HR System", "Full Synchronisation");
+    RunProfileOutcome exported = execute("Directory", "Export");
+    SchedulePreview.Counts sent = directoryPreview.exports();
+    assertThat(exported.stats())
+        .containsEntry("exported", sent.adds() + sent.updates() + sent.deletes());
+    assertThat(Files.readString(dir.resolve("data/directory.csv")))
+        .contains("E6,")
+        .containsPattern("E1,.*Architect");
+  }
+
+  @Test
+  void aPreviewSaysWhichThresholdsWouldHold() throws IOException {
+    StringBuilder everyone = new StringBuilder();
+    for (int i = 1; i <= 20; i++) {
+      everyone.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    hrFile("");
+
+    SchedulePreview preview =
+        executor.preview(
+            new PreviewRequest(
+                aSchedule("nightly-hr-sync")
+                    .with(aStep(0, "Import").runProfile("HR System", "Full Import"))
+                    .definition(),
+                runs.initiator()),
+            new RecordingProgress());
+
+    assertThat(system(preview, "HR System").holds())
+        .containsExactly(
+            "Import would mark absent 20 of 20 objects of HR System (100%), above the threshold of"
+                + " 500 or 10%");
+    assertThat(count("select count(*) from cso where state = 'Obsolete'")).isZero();
+  }
+
+  static SchedulePreview.SystemPreview system(SchedulePreview preview, String name) {
+    return preview.systems().stream()
+        .filter(s -> s.system().equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  List<String> rows(String sql) {
+    return store.inTransaction(
+        c -> {
+          List<String> rows = new ArrayList<>();
+          try (Statement statement = c.createStatement();
+              ResultSet result = statement.executeQuery(sql)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+              StringBuilder row = new StringBuilder();
+              for (int i = 1; i <= columns; i++) {
+                row.append(result.getString(i)).append('|');
+              }
+              rows.add(row.toString());
+            }
+          }
+          return rows;
+        });
   }
 
   void execute(String sql) {

@@ -87,6 +87,7 @@ final class CommandTree {
                   ScheduleDeleteCommand.class,
                   ScheduleBuiltInsCommand.class)),
           new Leaf(StartCommand.class),
+          new Leaf(PreviewCommand.class),
           // The name of "start" until it was renamed, so as not to be confused with "runs".
           new HiddenAlias("run", StartCommand.class),
           new Group(

@@ -11,11 +11,14 @@ import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.PreviewRequest;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
+import io.jimflow.schedule.SchedulePreview;
+import io.jimflow.schedule.SchedulePreviewWorkflow;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionDescription;
@@ -88,6 +91,40 @@ public final class ExecutionClient {
     WorkflowStub stub = workflows.newUntypedWorkflowStub(ScheduleExecutionWorkflow.TYPE, options);
     stub.start(new ScheduleExecutionInput(definition, initiator, TriggerKind.Manual, null));
     return workflowId;
+  }
+
+  /**
+   * Previews a schedule: runs its imports and synchronisations in preview mode as a Temporal
+   * workflow ({@code <schedule-id>/preview/<short id>}, visible in the UI) and waits for what they
+   * would change. Nothing is sent to any target and nothing changes in the store.
+   *
+   * @throws IllegalStateException when the preview failed, with the worker's reason
+   */
+  public SchedulePreview preview(ScheduleDefinition definition, Initiator initiator) {
+    String workflowId =
+        definition.id() + "/preview/" + UUID.randomUUID().toString().substring(0, 8);
+    WorkflowStub stub =
+        workflows.newUntypedWorkflowStub(
+            SchedulePreviewWorkflow.TYPE,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(workflowId)
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .setStaticSummary("preview of " + definition.name())
+                .build());
+    stub.start(new PreviewRequest(definition, initiator));
+    try {
+      return stub.getResult(SchedulePreview.class);
+    } catch (WorkflowFailedException e) {
+      Throwable cause = e.getCause();
+      while (cause != null && !(cause instanceof ApplicationFailure)) {
+        cause = cause.getCause();
+      }
+      String why =
+          cause instanceof ApplicationFailure failure
+              ? failure.getOriginalMessage()
+              : e.getMessage();
+      throw new IllegalStateException("preview " + workflowId + " failed: " + why, e);
+    }
   }
 
   /**

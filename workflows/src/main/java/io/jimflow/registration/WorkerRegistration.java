@@ -14,6 +14,7 @@ import io.jimflow.runrecords.RunRecordActivities;
 import io.jimflow.runrecords.RunRecordsWorkflowImpl;
 import io.jimflow.schedule.ExecutionRecordActivities;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
+import io.jimflow.schedule.SchedulePreviewWorkflowImpl;
 import io.jimflow.schedule.StepActivities;
 import io.jimflow.workitem.WorkItemActivities;
 import io.jimflow.workitem.WorkItemManagerActivities;
@@ -33,7 +34,10 @@ public enum WorkerRegistration {
   /** Schedule executions, the resource locks their steps take, and the execution records. */
   SCHEDULES(
       TaskQueues.SCHEDULES,
-      List.of(ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class),
+      List.of(
+          ScheduleExecutionWorkflowImpl.class,
+          ResourceLockWorkflowImpl.class,
+          SchedulePreviewWorkflowImpl.class),
       List.of(StepActivities.class, ResourceActivities.class, ExecutionRecordActivities.class)),
 
   /** The work managers of work items and their look-ups. */
