@@ -28,6 +28,7 @@ final class ImportRowCheck {
     if (row.anchor().length() > MAX_ANCHOR_LENGTH) {
       return error(
           row,
+          null,
           "AnchorTooLong",
           "the anchor has "
               + row.anchor().length()
@@ -36,7 +37,7 @@ final class ImportRowCheck {
               + " the store keeps");
     }
     if (row.anchor().indexOf('\0') >= 0) {
-      return error(row, "NulCharacter", "the anchor holds a NUL character");
+      return error(row, null, "NulCharacter", "the anchor holds a NUL character");
     }
     // Sorted, so that the attribute named is the same on every read of the row.
     for (Map.Entry<String, String> attribute : new TreeMap<>(row.attributes()).entrySet()) {
@@ -45,11 +46,13 @@ final class ImportRowCheck {
         continue;
       }
       if (value.indexOf('\0') >= 0) {
-        return error(row, "NulCharacter", attribute.getKey() + " holds a NUL character");
+        return error(
+            row, row.anchor(), "NulCharacter", attribute.getKey() + " holds a NUL character");
       }
       if (value.length() > MAX_VALUE_LENGTH) {
         return error(
             row,
+            row.anchor(),
             "ValueTooLong",
             attribute.getKey()
                 + " has "
@@ -62,9 +65,13 @@ final class ImportRowCheck {
     return row;
   }
 
-  private static ImportRow error(ImportRow row, String type, String what) {
+  /**
+   * @param anchor the object's anchor when it is sound (a full import then keeps the object as it
+   *     was instead of taking it for absent), else null
+   */
+  private static ImportRow error(ImportRow row, String anchor, String type, String what) {
     String where = row.location() != null ? row.location() : row.reference();
     return new ImportRow(
-        row.position(), where, null, null, type, where + ": " + what, row.location());
+        row.position(), where, anchor, null, type, where + ": " + what, row.location());
   }
 }

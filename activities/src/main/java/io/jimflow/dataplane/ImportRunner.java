@@ -117,11 +117,15 @@ final class ImportRunner {
     page.processed = rows.size();
     Map<String, ImportRow> valid = new LinkedHashMap<>();
     Map<String, ImportRow> deleted = new LinkedHashMap<>();
+    List<String> unreadable = new ArrayList<>();
     for (ImportRow row : rows) {
       if (row.deleted()) {
         deleted.put(row.anchor(), row);
       } else if (row.isError()) {
         page.error(row.reference(), null, row.errorType(), row.errorMessage());
+        if (row.anchor() != null) {
+          unreadable.add(row.anchor());
+        }
       } else if (valid.containsKey(row.anchor())) {
         page.error(row.reference(), null, "DuplicateAnchor", duplicateMessage(row));
       } else {
@@ -169,6 +173,14 @@ final class ImportRunner {
         page.change(row.anchor(), cso.id(), cso.mvoId(), ChangeType.Updated);
         changedTargets.put(cso.id(), row.attributes());
       }
+    }
+    if (!unreadable.isEmpty()) {
+      // An object whose row is in error is still in the source: it stays as it was, not absent,
+      // and the next import reads it again.
+      transaction
+          .get(c -> connectorSpace.findSummariesByAnchors(c, system, type.name(), unreadable))
+          .values()
+          .forEach(cso -> unchanged.add(cso.id()));
     }
     Map<String, Long> addedIds = transaction.get(c -> connectorSpace.insert(c, added));
     for (NewCso cso : added) {

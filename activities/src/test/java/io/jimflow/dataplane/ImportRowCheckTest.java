@@ -51,6 +51,9 @@ class ImportRowCheckTest {
       assertThat(checked.reference()).isEqualTo("hr.csv line 7");
       assertThat(checked.position()).isEqualTo(7);
       assertThat(checked.attributes()).isNull();
+      // A sound anchor stays: the object is in the source, only unreadable.
+      assertThat(checked.anchor())
+          .isEqualTo(errorType.equals("AnchorTooLong") || anchor.contains("\0") ? null : anchor);
     }
   }
 

@@ -360,6 +360,24 @@ class RunProfileExecutorImplTest {
                 "select count(*) from run_item where error_message like '%\uFFFD%'"
                     + " or object_ref like '%\uFFFD%'"))
         .isZero();
+
+    // Once imported, a person whose row goes bad is kept as they were, never taken for absent.
+    byte[] bad = Files.readAllBytes(dir.resolve("data/hr.csv"));
+    StringBuilder good = new StringBuilder();
+    for (int i = 1; i <= 5; i++) {
+      good.append(person(i, i == 5 ? "Sales" : "R&D", "Employee", "Active"));
+    }
+    hrFile(good.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    Files.write(dir.resolve("data/hr.csv"), bad);
+    RunProfileOutcome again = execute("HR System", "Full Import");
+    assertThat(again.stats()).containsEntry("errors", 2L).containsEntry("deleted", 0L);
+    assertThat(execute("HR System", "Full Synchronisation").stats())
+        .containsEntry("disconnected", 0L);
+    assertThat(
+            count("select count(*) from cso where connected_system_id = 'hr' and state = 'Normal'"))
+        .isEqualTo(5);
   }
 
   @Test

@@ -140,10 +140,12 @@ public final class CsvObjectReader implements ObjectSource {
     }
     for (int i = 0; i < header.size(); i++) {
       if (undecodable(record.getField(i))) {
+        String anchor = record.getField(anchorIndex);
         return new ImportRow(
             rowPosition,
             where,
-            null,
+            // Known when the anchor itself is fine: the object is not absent, only unreadable.
+            anchor.isBlank() || undecodable(anchor) ? null : anchor,
             null,
             "InvalidBytes",
             where
