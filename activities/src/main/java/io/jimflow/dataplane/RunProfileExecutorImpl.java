@@ -213,10 +213,12 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       log.error("run profile {} of {} failed", profile.name(), system.name(), e);
       return finish(context, RunStatus.CompleteWithError, "unhandled error: " + e);
     }
-    long items = context.itemsWritten;
+    // Objects, not run items: unchanged objects write no item, and a run whose only items are a
+    // few errors still handled every other object.
+    long objects = Math.max(context.processed, context.itemsWritten);
     long errors = context.totals.get(Total.ERRORS);
-    RunStatus status = RunOutcomeRule.decide(items, errors, false);
-    String message = errors == 0 ? null : errors + " of " + items + " run items have errors";
+    RunStatus status = RunOutcomeRule.decide(objects, errors, false);
+    String message = errors == 0 ? null : errors + " of " + objects + " objects have errors";
     if (context.thresholdsApproved) {
       message = decision.describe() + (message == null ? "" : "; " + message);
     }

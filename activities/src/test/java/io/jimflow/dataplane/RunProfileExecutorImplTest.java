@@ -337,7 +337,7 @@ class RunProfileExecutorImplTest {
     RunProfileOutcome imported = execute("HR System", "Full Import");
 
     assertThat(imported.status()).isEqualTo(StepStatus.CompleteWithError);
-    assertThat(imported.message()).isEqualTo("2 of 5 run items have errors");
+    assertThat(imported.message()).isEqualTo("2 of 5 objects have errors");
     assertThat(imported.stats()).containsEntry("added", 3L).containsEntry("errors", 2L);
     assertThat(items(imported))
         .filteredOn(i -> i.item().isError())
@@ -372,6 +372,9 @@ class RunProfileExecutorImplTest {
     execute("HR System", "Full Synchronisation");
     Files.write(dir.resolve("data/hr.csv"), bad);
     RunProfileOutcome again = execute("HR System", "Full Import");
+    // Its only run items are the two errors; the three other people were handled (unchanged).
+    assertThat(again.status()).isEqualTo(StepStatus.CompleteWithError);
+    assertThat(again.message()).isEqualTo("2 of 5 objects have errors");
     assertThat(again.stats()).containsEntry("errors", 2L).containsEntry("deleted", 0L);
     assertThat(execute("HR System", "Full Synchronisation").stats())
         .containsEntry("disconnected", 0L);
