@@ -43,10 +43,12 @@ final class ExportRunner {
 
   private final Store store;
   private final PendingExports pendingExports;
+  private final ThresholdGuard guard;
 
-  ExportRunner(Store store, PendingExports pendingExports) {
+  ExportRunner(Store store, PendingExports pendingExports, ThresholdGuard guard) {
     this.store = store;
     this.pendingExports = pendingExports;
+    this.guard = guard;
   }
 
   void run(RunContext run, Path file, ObjectTypeConfig type, CsvSettings settings) {
@@ -62,6 +64,9 @@ final class ExportRunner {
         store.inTransaction(c -> pendingExports.pendingRange(c, system, Long.MAX_VALUE));
     if (pending.count() == 0) {
       return;
+    }
+    if (!run.thresholdsApproved) {
+      guard.beforeExport(run, pending.lastId());
     }
     run.total = pending.count();
     List<ImportRow> unreadable = writeFile(run, file, type, settings, pending.lastId());

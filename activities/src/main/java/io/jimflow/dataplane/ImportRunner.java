@@ -40,6 +40,11 @@ import java.util.function.Supplier;
  * ones (by content hash) updated; a full import also marks objects absent from the file as deleted.
  * An import of a system that sync rules export to is a confirming import: it confirms exports it
  * finds applied and queues corrective exports for drift.
+ *
+ * <p>One bad object is one error item, never a stopped import: a row the source could not read, one
+ * the store cannot hold ({@link ImportRowCheck}), and one the store refuses when its page is
+ * written (the page is then written one row at a time) each become an error item naming where the
+ * row is, and the rest is imported.
  */
 final class ImportRunner {
 
@@ -48,13 +53,15 @@ final class ImportRunner {
   private final PendingExports pendingExports;
   private final ChangeHistory history;
   private final SyncEngine engine;
+  private final ThresholdGuard guard;
 
-  ImportRunner(Repositories repositories, SyncEngine engine) {
+  ImportRunner(Repositories repositories, SyncEngine engine, ThresholdGuard guard) {
     this.connectorSpace = repositories.connectorSpace();
     this.metaverse = repositories.metaverse();
     this.pendingExports = repositories.pendingExports();
     this.history = repositories.history();
     this.engine = engine;
+    this.guard = guard;
   }
 
   void run(RunContext run, ObjectTypeConfig type, Supplier<ObjectSource> source) {
@@ -72,14 +79,29 @@ final class ImportRunner {
         reader.skip(run.checkpoint.position());
         List<ImportRow> rows;
         while (!(rows = reader.nextPage(run.profile.pageSize())).isEmpty()) {
-          List<ImportRow> page = rows;
-          run.commitPage(
-              (transaction, work) -> importPage(transaction, run, type, exportRules, page, work));
+          run.commitEach(
+              rows.stream().map(ImportRowCheck::check).toList(),
+              some ->
+                  (transaction, work) ->
+                      importPage(transaction, run, type, exportRules, some, work),
+              (row, reason) ->
+                  (transaction, work) -> {
+                    work.processed = 1;
+                    String where = row.location() != null ? row.location() : row.reference();
+                    work.error(
+                        where, null, "StoreRefused", where + ": the store refused it: " + reason);
+                    return new Checkpoint(Checkpoint.ROWS, row.position());
+                  });
         }
       }
       run.commitPage((transaction, work) -> new Checkpoint(Checkpoint.ABSENT, 0));
     }
     if (run.profile.runType() == RunType.FullImport) {
+      if (run.checkpoint.phase().equals(Checkpoint.ABSENT)
+          && run.checkpoint.position() == 0
+          && !run.thresholdsApproved) {
+        guard.beforeMarkingAbsent(run);
+      }
       while (run.checkpoint.phase().equals(Checkpoint.ABSENT)) {
         run.commitPage((transaction, work) -> deleteAbsent(transaction, run, work));
       }
@@ -97,11 +119,15 @@ final class ImportRunner {
     page.processed = rows.size();
     Map<String, ImportRow> valid = new LinkedHashMap<>();
     Map<String, ImportRow> deleted = new LinkedHashMap<>();
+    List<String> unreadable = new ArrayList<>();
     for (ImportRow row : rows) {
       if (row.deleted()) {
         deleted.put(row.anchor(), row);
       } else if (row.isError()) {
         page.error(row.reference(), null, row.errorType(), row.errorMessage());
+        if (row.anchor() != null) {
+          unreadable.add(row.anchor());
+        }
       } else if (valid.containsKey(row.anchor())) {
         page.error(row.reference(), null, "DuplicateAnchor", duplicateMessage(row));
       } else {
@@ -149,6 +175,14 @@ final class ImportRunner {
         page.change(row.anchor(), cso.id(), cso.mvoId(), ChangeType.Updated);
         changedTargets.put(cso.id(), row.attributes());
       }
+    }
+    if (!unreadable.isEmpty()) {
+      // An object whose row is in error is still in the source: it stays as it was, not absent,
+      // and the next import reads it again.
+      transaction
+          .get(c -> connectorSpace.findSummariesByAnchors(c, system, type.name(), unreadable))
+          .values()
+          .forEach(cso -> unchanged.add(cso.id()));
     }
     Map<String, Long> addedIds = transaction.get(c -> connectorSpace.insert(c, added));
     for (NewCso cso : added) {

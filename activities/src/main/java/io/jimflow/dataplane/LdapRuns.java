@@ -57,6 +57,7 @@ final class LdapRuns {
   private final Secrets secrets;
   private final Function<String, String> environment;
   private final Clock clock;
+  private final ThresholdGuard guard;
 
   LdapRuns(
       Store store,
@@ -65,7 +66,8 @@ final class LdapRuns {
       PendingExports pendingExports,
       Secrets secrets,
       Function<String, String> environment,
-      Clock clock) {
+      Clock clock,
+      ThresholdGuard guard) {
     this.store = store;
     this.runRecords = runRecords;
     this.connectorSpace = connectorSpace;
@@ -73,6 +75,7 @@ final class LdapRuns {
     this.secrets = secrets;
     this.environment = environment;
     this.clock = clock;
+    this.guard = guard;
   }
 
   private LdapDirectory connect(RunContext run) {
@@ -145,6 +148,9 @@ final class LdapRuns {
     long pending = store.inTransaction(c -> pendingExports.countPending(c, system));
     if (pending == 0) {
       return;
+    }
+    if (run.checkpoint.position() == 0 && !run.thresholdsApproved) {
+      guard.beforeExport(run, Long.MAX_VALUE);
     }
     run.total = run.processed + pending;
     // Exports up to here may have reached the directory in an attempt that did not record them.

@@ -4,15 +4,19 @@ import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.store.ChangeType;
+import io.jimflow.store.OneAtATime;
 import io.jimflow.store.RunItem;
 import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
 import io.jimflow.store.RunTotals;
+import io.jimflow.store.SqlWork;
 import io.jimflow.store.Store;
 import io.jimflow.store.Total;
 import io.jimflow.store.Transaction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * One run's committed state (totals, objects processed, run items written, checkpoint) and the page
@@ -32,6 +36,9 @@ final class RunContext {
   long itemsWritten;
   Checkpoint checkpoint;
   long total = -1;
+
+  /** Whether a person approved this run going past its system's thresholds. */
+  boolean thresholdsApproved;
 
   /**
    * @param record the run record as this attempt opened it: its attempt, and the totals, objects
@@ -113,6 +120,11 @@ final class RunContext {
     progress.report(processed, total, null);
   }
 
+  /** Reads from the store in a transaction of its own, outside any page. */
+  <T> T read(SqlWork<T> work) {
+    return store.inTransaction(work);
+  }
+
   interface PageWork {
     Checkpoint apply(Transaction transaction, Page page);
   }
@@ -137,5 +149,37 @@ final class RunContext {
     itemsWritten += page.items.size();
     checkpoint = next;
     progress.report(processed, total, runId + "/" + next);
+    long errors = totals.get(Total.ERRORS);
+    if (errors >= profile.stopAfterErrors()) {
+      throw new TooManyErrors(errors, profile.stopAfterErrors());
+    }
+  }
+
+  /**
+   * Commits the work on these objects as one page; when the store refuses what that page wrote,
+   * commits them one object a page, and each object it refuses alone as an error item of its own
+   * ({@link OneAtATime}), so one object the store cannot take never holds back the others.
+   *
+   * @param work the page's work on some of the objects (all, or one)
+   * @param refused the page that records one refused object, given why the store refused it
+   */
+  <T> void commitEach(
+      List<T> objects, Function<List<T>, PageWork> work, BiFunction<T, String, PageWork> refused) {
+    OneAtATime.commit(
+        objects,
+        some -> commitPage(work.apply(some)),
+        (object, failure) -> commitPage(refused.apply(object, OneAtATime.reason(failure))));
+  }
+
+  /** A run reached its profile's stopAfterErrors: it stops FailedWithError. */
+  static final class TooManyErrors extends RuntimeException {
+    TooManyErrors(long errors, int limit) {
+      super(
+          "stopped after "
+              + errors
+              + " errors (the run profile's stopAfterErrors is "
+              + limit
+              + "); the source or target looks broken as a whole");
+    }
   }
 }

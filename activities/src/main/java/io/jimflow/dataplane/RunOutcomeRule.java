@@ -9,7 +9,8 @@ public final class RunOutcomeRule {
 
   /**
    * An unhandled error → CompleteWithError; every run item errored → FailedWithError; some →
-   * CompleteWithWarning; none (or no items at all) → Complete.
+   * CompleteWithError (each error item is one object the run could not handle; the others went on);
+   * none (or no items at all) → Complete.
    */
   public static RunStatus decide(long items, long erroredItems, boolean unhandledError) {
     if (unhandledError) {
@@ -18,6 +19,6 @@ public final class RunOutcomeRule {
     if (erroredItems > 0 && erroredItems >= items) {
       return RunStatus.FailedWithError;
     }
-    return erroredItems > 0 ? RunStatus.CompleteWithWarning : RunStatus.Complete;
+    return erroredItems > 0 ? RunStatus.CompleteWithError : RunStatus.Complete;
   }
 }

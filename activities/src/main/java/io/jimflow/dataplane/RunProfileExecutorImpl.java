@@ -12,6 +12,9 @@ import io.jimflow.maintenance.MaintenanceActivities;
 import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.metrics.StoreGauges;
 import io.jimflow.resource.Resources;
+import io.jimflow.schedule.ApprovalDecision;
+import io.jimflow.schedule.PreviewRequest;
+import io.jimflow.schedule.SchedulePreview;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.RunProfileExecutor;
@@ -59,6 +62,12 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
 
   private static final Logger log = LoggerFactory.getLogger(RunProfileExecutorImpl.class);
 
+  /**
+   * The statistic through which a held run tells its execution how long to wait for a decision (the
+   * execution's {@code Approvals.WINDOW_STAT}).
+   */
+  static final String APPROVAL_TIMEOUT_STAT = "approvalTimeoutSeconds";
+
   private final Store store;
   private final DataPlaneConfig config;
   private final Path baseDirectory;
@@ -78,6 +87,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
   private final LdapRuns ldap;
   private final JimflowMetrics metrics;
   private final StoreGauges gauges;
+  private final SchedulePreviewer previewer;
 
   public RunProfileExecutorImpl(
       Store store, DataPlaneConfig config, Path baseDirectory, Clock clock) {
@@ -120,9 +130,10 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     Repositories repositories = Repositories.create(clock, config.joinKeyAttributes());
     this.connectorSpace = repositories.connectorSpace();
     SyncEngine engine = new SyncEngine(config.syncRules());
-    this.imports = new ImportRunner(repositories, engine);
+    ThresholdGuard guard = new ThresholdGuard(connectorSpace, repositories.pendingExports());
+    this.imports = new ImportRunner(repositories, engine, guard);
     this.syncs = new SyncRunner(repositories, engine, clock);
-    this.exports = new ExportRunner(store, repositories.pendingExports());
+    this.exports = new ExportRunner(store, repositories.pendingExports(), guard);
     this.ldap =
         new LdapRuns(
             store,
@@ -131,8 +142,16 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
             repositories.pendingExports(),
             secrets,
             environment,
-            clock);
+            clock,
+            guard);
     this.systemHolds = new SystemHolds(clock);
+    this.previewer =
+        new SchedulePreviewer(store, config, baseDirectory, clock, secrets, environment);
+  }
+
+  @Override
+  public SchedulePreview preview(PreviewRequest request, StepProgress progress) {
+    return previewer.preview(request.definition(), request.initiator(), progress);
   }
 
   @Override
@@ -144,6 +163,14 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       return alreadyDone.get();
     }
     RunContext context = open(run, system, profile, progress);
+    ApprovalDecision decision = run.approval();
+    if (decision != null && decision.problem().isEmpty() && !decision.approve()) {
+      return finish(
+          context,
+          RunStatus.FailedWithError,
+          decision.describe() + "; nothing was sent or marked, and what was pending stays pending");
+    }
+    context.thresholdsApproved = decision != null && decision.problem().isEmpty();
     try {
       switch (profile.runType()) {
         case FullImport, DeltaImport -> {
@@ -178,7 +205,25 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       // Cancellation or a lost store: the record stays InProgress; a retry resumes it, and the
       // workflow finalizes it if no retry comes.
       throw e;
-    } catch (ConnectorException e) {
+    } catch (ThresholdGuard.RunHeld e) {
+      if (run.executionId() == null) {
+        return finish(context, RunStatus.FailedWithError, e.getMessage());
+      }
+      // The record stays InProgress: the execution waits for a person, then runs it on.
+      log.info("run record {} of {} {}", context.runId, system.name(), e.getMessage());
+      Map<String, Long> stats = new LinkedHashMap<>(context.totals.asMap());
+      stats.put(APPROVAL_TIMEOUT_STAT, system.thresholds().approvalTimeout().toSeconds());
+      return new RunProfileOutcome(
+          StepStatus.AwaitingApproval,
+          e.getMessage()
+              + ". Approve or reject it: jimflow executions approve|reject "
+              + run.executionId()
+              + " --step '"
+              + run.stepName()
+              + "' --reason TEXT",
+          stats,
+          context.runId);
+    } catch (ConnectorException | RunContext.TooManyErrors e) {
       return finish(context, RunStatus.FailedWithError, e.getMessage());
     } catch (ApplicationFailure e) {
       // A refused secret reference: the run failed and no retry can help.
@@ -188,10 +233,15 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       log.error("run profile {} of {} failed", profile.name(), system.name(), e);
       return finish(context, RunStatus.CompleteWithError, "unhandled error: " + e);
     }
-    long items = context.itemsWritten;
+    // Objects, not run items: unchanged objects write no item, and a run whose only items are a
+    // few errors still handled every other object.
+    long objects = Math.max(context.processed, context.itemsWritten);
     long errors = context.totals.get(Total.ERRORS);
-    RunStatus status = RunOutcomeRule.decide(items, errors, false);
-    String message = errors == 0 ? null : errors + " of " + items + " run items have errors";
+    RunStatus status = RunOutcomeRule.decide(objects, errors, false);
+    String message = errors == 0 ? null : errors + " of " + objects + " objects have errors";
+    if (context.thresholdsApproved) {
+      message = decision.describe() + (message == null ? "" : "; " + message);
+    }
     return finish(context, status, message);
   }
 
@@ -275,7 +325,12 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
                       : runRecords.findInProgress(
                           c, run.executionId(), run.stepIndex(), system.id(), profile.id());
               if (open.isPresent()) {
-                runRecords.recordAttempt(c, open.get().id(), run.attempt());
+                // A run decided on after its hold continues the attempt that held it.
+                int attempt =
+                    run.approval() == null
+                        ? run.attempt()
+                        : Math.max(run.attempt(), open.get().attempts());
+                runRecords.recordAttempt(c, open.get().id(), attempt);
                 return runRecords.find(c, open.get().id()).orElseThrow();
               }
               catalog.save(c, List.of(catalogEntry(system)));
@@ -412,7 +467,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
 
   private static CsvSettings settings(ConnectedSystemConfig system) {
     String delimiter = system.settings().get("delimiter");
-    return delimiter == null ? CsvSettings.DEFAULT : new CsvSettings(delimiter.charAt(0));
+    return new CsvSettings(delimiter == null ? ',' : delimiter.charAt(0), system.encoding());
   }
 
   private static boolean isLdap(ConnectedSystemConfig system) {

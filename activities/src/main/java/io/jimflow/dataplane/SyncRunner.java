@@ -16,6 +16,7 @@ import io.jimflow.sync.SyncEngine;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -25,6 +26,10 @@ import java.util.Set;
  * is projected, joined, flowed or disconnected as the sync engine decides ({@link InboundSync});
  * MVOs it changed are provisioned to, updated in or deprovisioned from target systems as pending
  * exports ({@link Provisioning}); then MVOs whose deletion grace period has passed are deleted.
+ *
+ * <p>A CSO whose page the store refuses, or an MVO whose deletion it refuses, is one error item:
+ * its page is written again one object at a time, and the others go on. A refused CSO stays pending
+ * for the next synchronisation; a refused MVO stays due.
  */
 final class SyncRunner {
 
@@ -48,28 +53,68 @@ final class SyncRunner {
   }
 
   void run(RunContext run) {
+    boolean pendingOnly = run.profile.runType() == RunType.DeltaSynchronisation;
     while (run.checkpoint.phase().equals(Checkpoint.SYNC)) {
-      run.commitPage((transaction, page) -> syncPage(transaction, run, page));
+      long after = run.checkpoint.position();
+      List<CsoRow> csos =
+          run.read(
+              c ->
+                  connectorSpace.pageForSync(
+                      c, run.system.id(), after, run.profile.pageSize(), pendingOnly));
+      if (csos.isEmpty()) {
+        run.commitPage((transaction, page) -> new Checkpoint(Checkpoint.DELETIONS, 0));
+        break;
+      }
+      run.commitEach(
+          csos,
+          some -> (transaction, page) -> syncPage(transaction, run, some, page),
+          (cso, reason) ->
+              (transaction, page) -> {
+                page.processed = 1;
+                page.error(
+                    cso.anchor(),
+                    cso.id(),
+                    "StoreRefused",
+                    "the store refused the synchronisation of "
+                        + cso.anchor()
+                        + ": "
+                        + reason
+                        + "; the next synchronisation tries it again");
+                return new Checkpoint(Checkpoint.SYNC, cso.id());
+              });
     }
+    Set<String> refused = new HashSet<>();
     while (run.checkpoint.phase().equals(Checkpoint.DELETIONS)) {
-      run.commitPage((transaction, page) -> deleteDueMvos(transaction, run, page));
+      Instant now = clock.instant();
+      List<MvoRow> due =
+          run.read(c -> metaverse.findDueForDeletion(c, now, run.profile.pageSize(), refused));
+      if (due.isEmpty()) {
+        run.commitPage((transaction, page) -> new Checkpoint("done", 0));
+        break;
+      }
+      run.commitEach(
+          due,
+          some -> (transaction, page) -> deleteDueMvos(transaction, run, some, now, page),
+          (mvo, reason) -> {
+            refused.add(mvo.id());
+            return (transaction, page) -> {
+              page.error(
+                  displayName(mvo),
+                  null,
+                  "DeletionRefused",
+                  "the store refused to delete MVO "
+                      + mvo.id()
+                      + ": "
+                      + reason
+                      + "; it stays due and the next run tries it again");
+              return new Checkpoint(Checkpoint.DELETIONS, 0);
+            };
+          });
     }
   }
 
-  private Checkpoint syncPage(Transaction transaction, RunContext run, RunContext.Page page) {
-    boolean pendingOnly = run.profile.runType() == RunType.DeltaSynchronisation;
-    List<CsoRow> csos =
-        transaction.get(
-            c ->
-                connectorSpace.pageForSync(
-                    c,
-                    run.system.id(),
-                    run.checkpoint.position(),
-                    run.profile.pageSize(),
-                    pendingOnly));
-    if (csos.isEmpty()) {
-      return new Checkpoint(Checkpoint.DELETIONS, 0);
-    }
+  private Checkpoint syncPage(
+      Transaction transaction, RunContext run, List<CsoRow> csos, RunContext.Page page) {
     page.processed = csos.size();
     Instant now = clock.instant();
     SyncPageState state = inbound.loadState(transaction, csos);
@@ -85,14 +130,18 @@ final class SyncRunner {
     return new Checkpoint(Checkpoint.SYNC, csos.get(csos.size() - 1).id());
   }
 
-  /** Deletes MVOs whose grace period has passed, deprovisioning them where rules say so. */
-  private Checkpoint deleteDueMvos(Transaction transaction, RunContext run, RunContext.Page page) {
-    List<MvoRow> due =
-        transaction.get(
-            c -> metaverse.findDueForDeletion(c, clock.instant(), run.profile.pageSize()));
-    if (due.isEmpty()) {
-      return new Checkpoint("done", 0);
-    }
+  /**
+   * Deletes those of these MVOs still due, deprovisioning them where rules say so. MVOs whose
+   * deletion the store refuses are left out of the rest of the run ({@link RunContext#commitEach})
+   * and stay due for the next one.
+   */
+  private Checkpoint deleteDueMvos(
+      Transaction transaction,
+      RunContext run,
+      List<MvoRow> candidates,
+      Instant now,
+      RunContext.Page page) {
+    List<MvoRow> due = transaction.get(c -> metaverse.stillDue(c, candidates, now));
     List<MvoChange> changes = new ArrayList<>();
     for (Deprovisioning.MvoDeletion deletion :
         transaction.get(c -> deprovisioning.delete(c, due, run.runId))) {
@@ -101,14 +150,14 @@ final class SyncRunner {
         page.change(target.anchor(), target.id(), mvo.id(), ChangeType.Deprovisioned);
         page.delta.increment(Total.PENDING_EXPORTS);
       }
-      page.change(
-          mvo.attributes().getOrDefault("displayName", mvo.id()),
-          null,
-          mvo.id(),
-          ChangeType.Deleted);
+      page.change(displayName(mvo), null, mvo.id(), ChangeType.Deleted);
       changes.add(new MvoChange(mvo.id(), ChangeType.Deleted, null));
     }
     transaction.run(c -> history.recordMvoChanges(c, run.runId, changes));
     return new Checkpoint(Checkpoint.DELETIONS, 0);
+  }
+
+  private static String displayName(MvoRow mvo) {
+    return mvo.attributes().getOrDefault("displayName", mvo.id());
   }
 }

@@ -152,12 +152,13 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     Map<String, Long> totals =
         Map.of(
             "mvosDeleted", (long) done.mvosDeleted(),
-            "deprovisionExports", (long) done.deprovisionExports());
-    String message =
-        done.capReached()
-            ? "cap of " + cap + " MVOs per cycle reached; the next cycle goes on"
-            : null;
-    db.inTransaction(c -> runs.finish(c, request.runRecordId(), "Complete", message, totals));
+            "deprovisionExports", (long) done.deprovisionExports(),
+            "errors", (long) done.refused().size());
+    String message = done.message(cap);
+    String status = done.refused().isEmpty() ? "Complete" : "CompleteWithError";
+    db.inTransaction(c -> runs.finish(c, request.runRecordId(), status, message, totals));
+    done.refused()
+        .forEach((mvo, why) -> log.warn("housekeeping could not delete MVO {}: {}", mvo, why));
     log.info(
         "housekeeping deleted {} MVOs, {} deprovision exports",
         done.mvosDeleted(),

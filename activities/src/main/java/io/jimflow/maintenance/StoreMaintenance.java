@@ -9,6 +9,7 @@ import io.jimflow.store.CsoRow;
 import io.jimflow.store.Deprovisioning;
 import io.jimflow.store.Metaverse;
 import io.jimflow.store.MvoRow;
+import io.jimflow.store.OneAtATime;
 import io.jimflow.store.RecordRetention;
 import io.jimflow.store.Repositories;
 import io.jimflow.store.SqlWork;
@@ -18,6 +19,8 @@ import io.jimflow.sync.MvoState;
 import io.jimflow.sync.SyncEngine;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -78,52 +81,91 @@ public final class StoreMaintenance {
 
   // ---- MVO housekeeping ---------------------------------------------------------------------
 
-  /** What one housekeeping pass deleted. */
-  public record MvoDeletions(int mvosDeleted, int deprovisionExports, boolean capReached) {}
+  /**
+   * What one housekeeping pass deleted, and the MVOs whose deletion the store refused (by id, with
+   * why): they stay due, and the next pass tries them again.
+   */
+  public record MvoDeletions(
+      int mvosDeleted, int deprovisionExports, boolean capReached, Map<String, String> refused) {
+
+    /** What the pass's record says: the refused MVOs (the first few, with why), the cap reached. */
+    public String message(int cap) {
+      List<String> parts = new ArrayList<>();
+      if (!refused.isEmpty()) {
+        StringBuilder text =
+            new StringBuilder(
+                refused.size() + " MVO deletions refused (they stay due for the next cycle): ");
+        int shown = 0;
+        for (Map.Entry<String, String> entry : refused.entrySet()) {
+          if (shown++ == 5) {
+            text.append("; …");
+            break;
+          }
+          text.append(shown > 1 ? "; " : "").append(entry.getKey()).append(": ");
+          text.append(entry.getValue());
+        }
+        parts.add(text.toString());
+      }
+      if (capReached) {
+        parts.add("cap of " + cap + " MVOs per cycle reached; the next cycle goes on");
+      }
+      return parts.isEmpty() ? null : String.join(". ", parts);
+    }
+  }
 
   /**
    * Deletes up to {@code cap} MVOs whose grace period has passed at the store clock's now: delete
    * exports for their targets where outbound rules deprovision, then the MVO, with a Deleted entry
-   * in its change history naming who initiated the deletion (else {@code fallback}).
+   * in its change history naming who initiated the deletion (else {@code fallback}). A page the
+   * store refuses is deleted one MVO at a time; one MVO it refuses alone never holds back the
+   * others (it counts towards the cap, so a pass always ends).
    *
    * @param runRecordId written to the change history entries
    */
   public MvoDeletions deleteDueMvos(
       int cap, String runRecordId, Initiator fallback, Progress progress) {
     Instant now = clock.instant();
-    int deleted = 0;
-    int exports = 0;
-    while (deleted < cap) {
-      int page = Math.min(PAGE, cap - deleted);
-      int[] done =
-          store.inTransaction(
-              c -> {
-                List<MvoRow> due = metaverse.findDueForDeletion(c, now, page);
-                Map<String, Initiator> initiators = metaverse.deletionInitiators(c, due);
-                List<Deprovisioning.MvoDeletion> deletions =
-                    deprovisioning.delete(c, due, runRecordId);
-                history.recordMvoDeletions(c, runRecordId, due, initiators, fallback);
-                return new int[] {
-                  due.size(), deletions.stream().mapToInt(d -> d.deprovisioned().size()).sum()
-                };
-              });
-      deleted += done[0];
-      exports += done[1];
-      progress.committed(deleted);
-      if (done[0] < page) {
-        return new MvoDeletions(deleted, exports, false);
+    int[] deleted = {0, 0};
+    Map<String, String> refused = new LinkedHashMap<>();
+    while (deleted[0] + refused.size() < cap) {
+      int page = Math.min(PAGE, cap - deleted[0] - refused.size());
+      List<MvoRow> due =
+          store.inTransaction(c -> metaverse.findDueForDeletion(c, now, page, refused.keySet()));
+      if (due.isEmpty()) {
+        return new MvoDeletions(deleted[0], deleted[1], false, refused);
       }
+      OneAtATime.commit(
+          due,
+          some -> {
+            int[] done =
+                store.inTransaction(
+                    c -> {
+                      List<MvoRow> still = metaverse.stillDue(c, some, now);
+                      Map<String, Initiator> initiators = metaverse.deletionInitiators(c, still);
+                      List<Deprovisioning.MvoDeletion> deletions =
+                          deprovisioning.delete(c, still, runRecordId);
+                      history.recordMvoDeletions(c, runRecordId, still, initiators, fallback);
+                      return new int[] {
+                        still.size(),
+                        deletions.stream().mapToInt(d -> d.deprovisioned().size()).sum()
+                      };
+                    });
+            deleted[0] += done[0];
+            deleted[1] += done[1];
+            progress.committed(deleted[0]);
+          },
+          (mvo, failure) -> refused.put(mvo.id(), OneAtATime.reason(failure)));
     }
-    return new MvoDeletions(deleted, exports, anyMvoDue(now));
+    return new MvoDeletions(deleted[0], deleted[1], anyMvoDue(now, refused.keySet()), refused);
   }
 
   /** Whether any MVO is due now; housekeeping writes no run record when none is. */
   public boolean anyMvoDue() {
-    return anyMvoDue(clock.instant());
+    return anyMvoDue(clock.instant(), List.of());
   }
 
-  private boolean anyMvoDue(Instant now) {
-    return store.inTransaction(c -> !metaverse.findDueForDeletion(c, now, 1).isEmpty());
+  private boolean anyMvoDue(Instant now, Collection<String> except) {
+    return store.inTransaction(c -> !metaverse.findDueForDeletion(c, now, 1, except).isEmpty());
   }
 
   // ---- history retention --------------------------------------------------------------------

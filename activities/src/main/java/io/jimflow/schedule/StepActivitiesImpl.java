@@ -164,6 +164,12 @@ public class StepActivitiesImpl implements StepActivities {
   }
 
   @Override
+  public SchedulePreview previewSchedule(PreviewRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    return runProfiles.preview(request, new HeartbeatStepProgress(context, 1, null));
+  }
+
+  @Override
   public String abandonStep(AbandonStepRequest request) {
     StepDefinition step = request.run().step();
     if (step.runProfile() == null) {
@@ -261,7 +267,8 @@ public class StepActivitiesImpl implements StepActivities {
         step.index(),
         step.name(),
         request.initiator(),
-        attempt);
+        attempt,
+        request.approval());
   }
 
   private static Map<String, String> jimflowEnvironment(StepRunRequest request, int attempt) {

@@ -252,6 +252,25 @@ public final class ConnectorSpace {
         limit);
   }
 
+  /** A system's imported (Normal) CSOs, and how many of them a run did not find. */
+  public record AbsentCount(long total, long absent) {}
+
+  public AbsentCount countNotSeen(Connection connection, String system, String runId)
+      throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select count(*), coalesce(sum(case when last_seen_run is null or last_seen_run <> ?"
+                + " then 1 else 0 end), 0) from cso where connected_system_id = ? and state = ?")) {
+      statement.setString(1, runId);
+      statement.setString(2, system);
+      statement.setString(3, CsoState.Normal.name());
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return new AbsentCount(rows.getLong(1), rows.getLong(2));
+      }
+    }
+  }
+
   /** Marks CSOs absent from their system; the next synchronisation removes them. */
   public void markObsolete(Connection connection, Collection<Long> ids) throws SQLException {
     Sql.updateByIds(

@@ -186,14 +186,45 @@ public final class Metaverse {
   /** MVOs whose deletion grace period has passed, oldest first. */
   public List<MvoRow> findDueForDeletion(Connection connection, Instant now, int limit)
       throws SQLException {
+    return findDueForDeletion(connection, now, limit, List.of());
+  }
+
+  /**
+   * MVOs whose deletion grace period has passed, oldest first, but for {@code except} (those whose
+   * deletion the store refused earlier in the same pass).
+   */
+  public List<MvoRow> findDueForDeletion(
+      Connection connection, Instant now, int limit, Collection<String> except)
+      throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
             "select * from mvo where deletion_eligible_at is not null and deletion_eligible_at <= ?"
+                + (except.isEmpty() ? "" : " and not (id = ANY(?))")
                 + " order by deletion_eligible_at, id limit ?")) {
-      Sql.setInstant(statement, 1, now);
-      statement.setInt(2, limit);
+      int index = 1;
+      Sql.setInstant(statement, index++, now);
+      if (!except.isEmpty()) {
+        Sql.setStrings(statement, index++, except);
+      }
+      statement.setInt(index, limit);
       return rows(statement);
     }
+  }
+
+  /** Those of these MVOs whose deletion grace period has passed at {@code now}. */
+  public List<MvoRow> stillDue(Connection connection, List<MvoRow> mvos, Instant now)
+      throws SQLException {
+    Map<String, MvoRow> current = findByIds(connection, mvos.stream().map(MvoRow::id).toList());
+    List<MvoRow> due = new ArrayList<>();
+    for (MvoRow mvo : mvos) {
+      MvoRow stored = current.get(mvo.id());
+      if (stored != null
+          && stored.deletionEligibleAt() != null
+          && !stored.deletionEligibleAt().isAfter(now)) {
+        due.add(stored);
+      }
+    }
+    return due;
   }
 
   public void delete(Connection connection, Collection<String> ids) throws SQLException {

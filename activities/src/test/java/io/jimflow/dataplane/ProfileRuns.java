@@ -21,6 +21,10 @@ final class ProfileRuns {
   private final Initiator initiator;
   private int step;
 
+  Initiator initiator() {
+    return initiator;
+  }
+
   ProfileRuns(String scheduleId, Initiator initiator) {
     this.scheduleId = scheduleId;
     this.initiator = initiator;

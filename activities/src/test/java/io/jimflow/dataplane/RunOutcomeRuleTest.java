@@ -14,8 +14,9 @@ class RunOutcomeRuleTest {
   }
 
   @Test
-  void someErroredItemsMakeAWarning() {
-    assertThat(RunOutcomeRule.decide(10, 3, false)).isEqualTo(RunStatus.CompleteWithWarning);
+  void someErroredItemsCompleteTheRunWithError() {
+    assertThat(RunOutcomeRule.decide(10, 3, false)).isEqualTo(RunStatus.CompleteWithError);
+    assertThat(RunOutcomeRule.decide(10, 9, false)).isEqualTo(RunStatus.CompleteWithError);
   }
 
   @Test

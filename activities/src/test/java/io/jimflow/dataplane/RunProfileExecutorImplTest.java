@@ -1,5 +1,7 @@
 package io.jimflow.dataplane;
 
+import static io.jimflow.testing.ScheduleBuilders.aSchedule;
+import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,8 +9,11 @@ import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
 import io.jimflow.maintenance.SystemOperation;
 import io.jimflow.maintenance.SystemOperations;
+import io.jimflow.schedule.ApprovalDecision;
+import io.jimflow.schedule.PreviewRequest;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.schedule.SchedulePreview;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.RunProfileOutcome;
@@ -27,7 +32,9 @@ import io.jimflow.store.Total;
 import io.jimflow.testing.SettableClock;
 import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -130,7 +137,7 @@ class RunProfileExecutorImplTest {
             + person(5, "Sales", "Employee", "Active"));
 
     RunProfileOutcome imported = execute("HR System", "Full Import");
-    assertThat(imported.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(imported.status()).isEqualTo(StepStatus.CompleteWithError);
     assertThat(imported.stats())
         .containsEntry("added", 4L)
         .containsEntry("errors", 1L)
@@ -332,6 +339,456 @@ class RunProfileExecutorImplTest {
   }
 
   @Test
+  void rowsWithAnInvalidByteOrANulAreErrorItemsNamingTheirLinesAndEveryOtherRowIsImported()
+      throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.writeBytes(
+        (HEADER + person(1, "R&D", "Employee", "Active")).getBytes(StandardCharsets.UTF_8));
+    // Line 3: "Zoë" as ISO-8859-1 writes it, which is not UTF-8.
+    bytes.writeBytes(
+        person(2, "R&D", "Employee", "Active")
+            .replace("Last2", "Zo#")
+            .getBytes(StandardCharsets.UTF_8));
+    byte[] written = bytes.toByteArray();
+    for (int i = 0; i < written.length; i++) {
+      if (written[i] == '#') {
+        written[i] = (byte) 0xEB;
+      }
+    }
+    bytes = new ByteArrayOutputStream();
+    bytes.writeBytes(written);
+    bytes.writeBytes(
+        (person(3, "R&D", "Employee", "Active")
+                // Line 5: a NUL in the job title.
+                + person(4, "R&D", "Employee", "Active").replace("Engineer", "Engi\0neer")
+                + person(5, "Sales", "Employee", "Active"))
+            .getBytes(StandardCharsets.UTF_8));
+    Files.createDirectories(dir.resolve("data"));
+    Files.write(dir.resolve("data/hr.csv"), bytes.toByteArray());
+
+    RunProfileOutcome imported = execute("HR System", "Full Import");
+
+    assertThat(imported.status()).isEqualTo(StepStatus.CompleteWithError);
+    assertThat(imported.message()).isEqualTo("2 of 5 objects have errors");
+    assertThat(imported.stats()).containsEntry("added", 3L).containsEntry("errors", 2L);
+    assertThat(items(imported))
+        .filteredOn(i -> i.item().isError())
+        .extracting(i -> i.item().objectRef() + " " + i.item().errorType())
+        .containsExactlyInAnyOrder("hr.csv line 3 InvalidBytes", "hr.csv line 5 NulCharacter");
+    assertThat(count("select count(*) from cso")).isEqualTo(3);
+
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    assertThat(Files.readString(dir.resolve("data/directory.csv")))
+        .contains("Person 1", "Person 3", "Person 5")
+        .doesNotContain("\uFFFD", "\0", "Person 2", "Person 4");
+    for (String table : List.of("cso", "mvo", "pending_export")) {
+      assertThat(count("select count(*) from " + table + " where attributes like '%\uFFFD%'"))
+          .as(table)
+          .isZero();
+    }
+    assertThat(
+            count(
+                "select count(*) from run_item where error_message like '%\uFFFD%'"
+                    + " or object_ref like '%\uFFFD%'"))
+        .isZero();
+
+    // Once imported, a person whose row goes bad is kept as they were, never taken for absent.
+    byte[] bad = Files.readAllBytes(dir.resolve("data/hr.csv"));
+    StringBuilder good = new StringBuilder();
+    for (int i = 1; i <= 5; i++) {
+      good.append(person(i, i == 5 ? "Sales" : "R&D", "Employee", "Active"));
+    }
+    hrFile(good.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    Files.write(dir.resolve("data/hr.csv"), bad);
+    RunProfileOutcome again = execute("HR System", "Full Import");
+    // Its only run items are the two errors; the three other people were handled (unchanged).
+    assertThat(again.status()).isEqualTo(StepStatus.CompleteWithError);
+    assertThat(again.message()).isEqualTo("2 of 5 objects have errors");
+    assertThat(again.stats()).containsEntry("errors", 2L).containsEntry("deleted", 0L);
+    assertThat(execute("HR System", "Full Synchronisation").stats())
+        .containsEntry("disconnected", 0L);
+    assertThat(
+            count("select count(*) from cso where connected_system_id = 'hr' and state = 'Normal'"))
+        .isEqualTo(5);
+  }
+
+  @Test
+  void aRunStopsFailedWithErrorAfterItsProfilesStopAfterErrors() throws IOException {
+    Path systems = dir.resolve("systems.yaml");
+    Files.writeString(
+        systems,
+        Files.readString(CSV_SYSTEMS)
+            .replace(
+                "{id: full-import, name: Full Import, runType: FullImport, file: data/hr.csv,"
+                    + " pageSize: 2000}",
+                "{id: full-import, name: Full Import, runType: FullImport, file: data/hr.csv,"
+                    + " pageSize: 2, stopAfterErrors: 3}"));
+    executor =
+        new RunProfileExecutorImpl(store, new DataPlaneConfigLoader().load(systems), dir, clock);
+    StringBuilder rows = new StringBuilder();
+    for (int i = 1; i <= 10; i++) {
+      rows.append(person(i, "R&D", "Employee", "Active")).append("E-BAD").append(i).append(",x\n");
+    }
+    hrFile(rows.toString());
+
+    RunProfileOutcome imported = execute("HR System", "Full Import");
+
+    assertThat(imported.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(imported.message())
+        .isEqualTo(
+            "stopped after 3 errors (the run profile's stopAfterErrors is 3); the source or"
+                + " target looks broken as a whole");
+    // Pages of two rows: the third page brought the third error.
+    assertThat(imported.stats()).containsEntry("added", 3L).containsEntry("errors", 3L);
+  }
+
+  @Test
+  void anMvoWhoseDeletionTheStoreRefusesIsOneErrorItemAndEveryOtherDueMvoIsDeletedAndDeprovisioned()
+      throws IOException {
+    StringBuilder everyone = new StringBuilder();
+    for (int i = 1; i <= 4; i++) {
+      everyone.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    execute("Directory", "Delta Import");
+    String blocked =
+        store.inTransaction(
+            c -> {
+              try (Statement statement = c.createStatement();
+                  ResultSet rows =
+                      statement.executeQuery(
+                          "select mvo_id from cso where connected_system_id = 'hr'"
+                              + " and anchor = 'E3'")) {
+                rows.next();
+                return rows.getString(1);
+              }
+            });
+
+    hrFile(person(1, "R&D", "Employee", "Active"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    // Something outside jimflow still points at E3's MVO: the store refuses to delete it.
+    execute("create table deletion_blocker (mvo_id varchar(36) not null references mvo (id))");
+    execute("insert into deletion_blocker values ('" + blocked + "')");
+
+    clock.advance(Duration.ofDays(8));
+    RunProfileOutcome sync = execute("HR System", "Full Synchronisation");
+
+    assertThat(sync.status()).isEqualTo(StepStatus.CompleteWithError);
+    // E2 and E4 deleted, each deprovisioned from the Directory and the Badge System.
+    assertThat(sync.stats())
+        .containsEntry("deleted", 2L)
+        .containsEntry("deprovisioned", 4L)
+        .containsEntry("errors", 1L);
+    assertThat(items(sync))
+        .filteredOn(i -> i.item().isError())
+        .singleElement()
+        .satisfies(
+            i -> {
+              assertThat(i.item().objectRef()).isEqualTo("Person 3");
+              assertThat(i.item().errorType()).isEqualTo("DeletionRefused");
+              assertThat(i.item().errorMessage())
+                  .contains(blocked, "it stays due and the next run tries it again");
+            });
+    assertThat(count("select count(*) from mvo")).isEqualTo(2);
+    RunProfileOutcome export = execute("Directory", "Export");
+    assertThat(export.stats()).containsEntry("exported", 2L);
+    assertThat(Files.readString(dir.resolve("data/directory.csv")))
+        .contains("E1,", "E3,")
+        .doesNotContain("E2,", "E4,");
+
+    // Still refused: due again, one error again, nothing else to do.
+    RunProfileOutcome again = execute("HR System", "Full Synchronisation");
+    assertThat(again.stats()).containsEntry("errors", 1L).containsEntry("deleted", 0L);
+
+    execute("drop table deletion_blocker");
+    RunProfileOutcome fixed = execute("HR System", "Full Synchronisation");
+    assertThat(fixed.status()).isEqualTo(StepStatus.Complete);
+    assertThat(fixed.stats()).containsEntry("deleted", 1L).containsEntry("deprovisioned", 2L);
+    assertThat(count("select count(*) from mvo")).isEqualTo(1);
+  }
+
+  @Test
+  void anEmptiedHrFileHoldsTheFullImportUntilApprovedAndARejectionMarksNothing()
+      throws IOException {
+    StringBuilder everyone = new StringBuilder();
+    for (int i = 1; i <= 20; i++) {
+      everyone.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+
+    hrFile("");
+    RunProfileRun held = run("HR System", "Full Import");
+    RunProfileOutcome awaiting = executor.execute(held, new RecordingProgress());
+
+    assertThat(awaiting.status()).isEqualTo(StepStatus.AwaitingApproval);
+    assertThat(awaiting.message())
+        .isEqualTo(
+            "held: the full import would mark absent 20 of 20 objects of HR System (100%), above"
+                + " the threshold of 500 or 10%; e.g. E1, E2, E3, E4, E5 and 15 more; nothing was"
+                + " marked absent. Approve or reject it: jimflow executions approve|reject exec-1"
+                + " --step 'HR System - Full Import' --reason TEXT");
+    assertThat(awaiting.stats()).containsEntry("approvalTimeoutSeconds", 86_400L);
+    assertThat(inProgress(held, "full-import").id()).isEqualTo(awaiting.runRecordId());
+    assertThat(count("select count(*) from cso where state = 'Obsolete'")).isZero();
+
+    RunProfileOutcome rejected =
+        executor.execute(
+            decided(held, new ApprovalDecision(held.stepName(), false, "ada", "truncated file")),
+            new RecordingProgress());
+    assertThat(rejected.runRecordId()).isEqualTo(awaiting.runRecordId());
+    assertThat(rejected.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(rejected.message())
+        .isEqualTo(
+            "rejected by ada: truncated file; nothing was sent or marked, and what was pending"
+                + " stays pending");
+    assertThat(count("select count(*) from cso where state = 'Obsolete'")).isZero();
+    assertThat(execute("HR System", "Full Synchronisation").stats())
+        .containsEntry("disconnected", 0L);
+
+    // The next run holds again; approved, it marks everyone absent.
+    RunProfileRun again = run("HR System", "Full Import");
+    assertThat(executor.execute(again, new RecordingProgress()).status())
+        .isEqualTo(StepStatus.AwaitingApproval);
+    RunProfileOutcome approved =
+        executor.execute(
+            decided(again, new ApprovalDecision(again.stepName(), true, "bob", "HR closed down")),
+            new RecordingProgress());
+    assertThat(approved.status()).isEqualTo(StepStatus.Complete);
+    assertThat(approved.message()).isEqualTo("approved by bob: HR closed down");
+    assertThat(approved.stats()).containsEntry("deleted", 20L);
+    RunRecord record =
+        store
+            .inTransaction(c -> new RunRecords(clock).find(c, approved.runRecordId()))
+            .orElseThrow();
+    assertThat(record.message()).isEqualTo("approved by bob: HR closed down");
+
+    // Eleven of twenty people leave at once: above 10% too.
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
+    StringBuilder nine = new StringBuilder();
+    for (int i = 1; i <= 9; i++) {
+      nine.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(nine.toString());
+    assertThat(execute("HR System", "Full Import").message())
+        .startsWith("held: the full import would mark absent 11 of 20");
+  }
+
+  @Test
+  void anExportAboveItsUpdateThresholdSendsNothingUntilApprovedAndItsExportsStayPending()
+      throws IOException {
+    Path systems = dir.resolve("systems.yaml");
+    Files.writeString(
+        systems,
+        Files.readString(CSV_SYSTEMS)
+            .replace(
+                "  - id: directory\n    name: Directory\n",
+                "  - id: directory\n    name: Directory\n"
+                    + "    thresholds: {exportUpdates: {count: 3, share: 100%}}\n"));
+    executor =
+        new RunProfileExecutorImpl(store, new DataPlaneConfigLoader().load(systems), dir, clock);
+    StringBuilder everyone = new StringBuilder();
+    for (int i = 1; i <= 5; i++) {
+      everyone.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    assertThat(execute("Directory", "Export").status()).isEqualTo(StepStatus.Complete);
+    execute("Directory", "Delta Import");
+    String before = Files.readString(dir.resolve("data/directory.csv"));
+
+    hrFile(everyone.toString().replace("Engineer", "Architect"));
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    RunProfileRun export = run("Directory", "Export");
+    RunProfileOutcome held = executor.execute(export, new RecordingProgress());
+
+    assertThat(held.status()).isEqualTo(StepStatus.AwaitingApproval);
+    assertThat(held.message())
+        .startsWith(
+            "held: the export would update 5 of 5 objects of Directory (100%), above the threshold"
+                + " of 3 or 100%; e.g. E1, E2, E3, E4, E5; nothing was sent and the exports stay"
+                + " pending.");
+    assertThat(Files.readString(dir.resolve("data/directory.csv"))).isEqualTo(before);
+    String pending =
+        "select count(*) from pending_export where connected_system_id = 'directory'"
+            + " and status = 'Pending'";
+    assertThat(count(pending)).isEqualTo(5);
+
+    RunProfileOutcome approved =
+        executor.execute(
+            decided(export, new ApprovalDecision(export.stepName(), true, "ada", "new titles")),
+            new RecordingProgress());
+    assertThat(approved.status()).isEqualTo(StepStatus.Complete);
+    assertThat(approved.stats()).containsEntry("exported", 5L);
+    assertThat(count(pending)).isZero();
+    assertThat(Files.readString(dir.resolve("data/directory.csv")))
+        .contains("Architect")
+        .doesNotContain("Engineer");
+  }
+
+  static RunProfileRun decided(RunProfileRun run, ApprovalDecision decision) {
+    return new RunProfileRun(
+        run.connectedSystem(),
+        run.runProfile(),
+        run.executionId(),
+        run.scheduleId(),
+        run.stepIndex(),
+        run.stepName(),
+        run.initiator(),
+        1,
+        decision);
+  }
+
+  @Test
+  void aPreviewChangesNothingAndReportsWhatTheRealRunThenDoes() throws IOException {
+    StringBuilder five = new StringBuilder();
+    for (int i = 1; i <= 5; i++) {
+      five.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(five.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    execute("Directory", "Export");
+    execute("Badge System", "Export");
+    execute("Directory", "Delta Import");
+    execute("Badge System", "Delta Import");
+    // Three new titles, a new person, a leaver.
+    StringBuilder changed = new StringBuilder();
+    for (int i = 1; i <= 4; i++) {
+      String row = person(i, "R&D", "Employee", "Active");
+      changed.append(i <= 3 ? row.replace("Engineer", "Architect") : row);
+    }
+    changed.append(person(6, "Sales", "Employee", "Active"));
+    hrFile(changed.toString());
+    String state =
+        "select 'cso', connected_system_id, anchor, content_hash, state, sync_pending, last_seen_run"
+            + " from cso union all select 'mvo', id, attributes, cast(deletion_eligible_at as"
+            + " varchar), '', false, '' from mvo union all select 'export', cast(id as varchar),"
+            + " status, attributes, change_type, drift_correction, '' from pending_export"
+            + " union all select 'run', id, status, coalesce(watermark, ''), '', false, '' from"
+            + " run_record union all select 'change', cast(count(*) as varchar), '', '', '', false,"
+            + " '' from cso_change union all select 'mvo-change', cast(count(*) as varchar), '', '',"
+            + " '', false, '' from mvo_change";
+    List<String> before = rows(state);
+    String directory = Files.readString(dir.resolve("data/directory.csv"));
+
+    SchedulePreview preview =
+        executor.preview(
+            new PreviewRequest(
+                aSchedule("nightly-hr-sync")
+                    .with(
+                        aStep(0, "HR System - Full Import").runProfile("HR System", "Full Import"),
+                        aStep(1, "HR System - Full Sync")
+                            .runProfile("HR System", "Full Synchronisation"),
+                        aStep(2, "Directory - Export").runProfile("Directory", "Export"))
+                    .definition(),
+                runs.initiator()),
+            new RecordingProgress());
+
+    assertThat(rows(state)).containsExactlyInAnyOrderElementsOf(before);
+    assertThat(Files.readString(dir.resolve("data/directory.csv"))).isEqualTo(directory);
+    assertThat(preview.skipped()).containsExactly("Directory - Export");
+    assertThat(preview.steps())
+        .extracting(SchedulePreview.StepPreview::status)
+        .containsExactly(StepStatus.Complete, StepStatus.Complete);
+    SchedulePreview.SystemPreview hr = system(preview, "HR System");
+    SchedulePreview.SystemPreview directoryPreview = system(preview, "Directory");
+    assertThat(hr.imported()).isEqualTo(new SchedulePreview.Counts(1, 3, 1));
+    assertThat(directoryPreview.exports()).isEqualTo(new SchedulePreview.Counts(1, 3, 0));
+    assertThat(directoryPreview.sample()).contains("Create E6", "Update E1", "Update E3");
+    assertThat(directoryPreview.holds()).isEmpty();
+
+    // The real run does what the preview said.
+    RunProfileOutcome imported = execute("HR System", "Full Import");
+    assertThat(imported.stats())
+        .containsEntry("added", hr.imported().adds())
+        .containsEntry("updated", hr.imported().updates())
+        .containsEntry("deleted", hr.imported().deletes());
+    execute("HR System", "Full Synchronisation");
+    RunProfileOutcome exported = execute("Directory", "Export");
+    SchedulePreview.Counts sent = directoryPreview.exports();
+    assertThat(exported.stats())
+        .containsEntry("exported", sent.adds() + sent.updates() + sent.deletes());
+    assertThat(Files.readString(dir.resolve("data/directory.csv")))
+        .contains("E6,")
+        .containsPattern("E1,.*Architect");
+  }
+
+  @Test
+  void aPreviewSaysWhichThresholdsWouldHold() throws IOException {
+    StringBuilder everyone = new StringBuilder();
+    for (int i = 1; i <= 20; i++) {
+      everyone.append(person(i, "R&D", "Employee", "Active"));
+    }
+    hrFile(everyone.toString());
+    execute("HR System", "Full Import");
+    execute("HR System", "Full Synchronisation");
+    hrFile("");
+
+    SchedulePreview preview =
+        executor.preview(
+            new PreviewRequest(
+                aSchedule("nightly-hr-sync")
+                    .with(aStep(0, "Import").runProfile("HR System", "Full Import"))
+                    .definition(),
+                runs.initiator()),
+            new RecordingProgress());
+
+    assertThat(system(preview, "HR System").holds())
+        .containsExactly(
+            "Import would mark absent 20 of 20 objects of HR System (100%), above the threshold of"
+                + " 500 or 10%");
+    assertThat(count("select count(*) from cso where state = 'Obsolete'")).isZero();
+  }
+
+  static SchedulePreview.SystemPreview system(SchedulePreview preview, String name) {
+    return preview.systems().stream()
+        .filter(s -> s.system().equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  List<String> rows(String sql) {
+    return store.inTransaction(
+        c -> {
+          List<String> rows = new ArrayList<>();
+          try (Statement statement = c.createStatement();
+              ResultSet result = statement.executeQuery(sql)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+              StringBuilder row = new StringBuilder();
+              for (int i = 1; i <= columns; i++) {
+                row.append(result.getString(i)).append('|');
+              }
+              rows.add(row.toString());
+            }
+          }
+          return rows;
+        });
+  }
+
+  void execute(String sql) {
+    store.inTransaction(
+        c -> {
+          try (Statement statement = c.createStatement()) {
+            statement.execute(sql);
+          }
+          return null;
+        });
+  }
+
+  @Test
   void aRetriedImportResumesAfterTheLastCommittedPageAndAppliesNoPageTwice() throws IOException {
     StringBuilder rows = new StringBuilder();
     for (int i = 1; i <= 9_000; i++) {
@@ -354,7 +811,7 @@ class RunProfileExecutorImplTest {
     RunProfileOutcome outcome = executor.execute(retry, resumed);
 
     assertThat(outcome.runRecordId()).isEqualTo(open.id());
-    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithError);
     assertThat(outcome.stats())
         .containsEntry("added", 9_000L)
         .containsEntry("errors", 1L)
@@ -604,7 +1061,7 @@ class RunProfileExecutorImplTest {
     RunProfileOutcome outcome = executor.execute(attempt(first, 2), resumed);
 
     assertThat(outcome.runRecordId()).isEqualTo(open.id());
-    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(outcome.status()).isEqualTo(StepStatus.CompleteWithError);
     assertThat(outcome.stats())
         .containsEntry("exported", 5_000L)
         .containsEntry("errors", 1L)

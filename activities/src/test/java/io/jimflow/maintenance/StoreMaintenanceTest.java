@@ -10,8 +10,11 @@ import io.jimflow.store.SystemHolds;
 import io.jimflow.store.TestStores;
 import io.jimflow.testing.SettableClock;
 import io.temporal.failure.ApplicationFailure;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -112,6 +115,70 @@ class StoreMaintenanceTest {
 
     assertThat(second.mvosDeleted()).isEqualTo(3);
     assertThat(data.strings("select id from mvo")).containsExactly(byDisconnection[5]);
+  }
+
+  @Test
+  void anMvoWhoseDeletionTheStoreRefusesNeverHoldsBackTheOthersAndIsDueAgainNextCycle() {
+    List<String> due = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      String mvo = data.person("p" + i, T.minus(Duration.ofDays(6 - i)));
+      data.joinedCso("directory", "p" + i, mvo);
+      due.add(mvo);
+    }
+    // Something outside jimflow still points at the oldest due MVO: the store refuses to delete it.
+    String blocked = due.get(0);
+    execute("create table deletion_blocker (mvo_id varchar(36) not null references mvo (id))");
+    execute("insert into deletion_blocker values ('" + blocked + "')");
+
+    StoreMaintenance.MvoDeletions done =
+        maintenance.deleteDueMvos(50, "run-1", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
+
+    assertThat(done.mvosDeleted()).isEqualTo(5);
+    assertThat(done.deprovisionExports()).isEqualTo(5);
+    assertThat(done.refused()).containsOnlyKeys(blocked);
+    assertThat(done.capReached()).isFalse();
+    assertThat(done.message(50))
+        .startsWith("1 MVO deletions refused (they stay due for the next cycle): " + blocked);
+    assertThat(data.strings("select id from mvo")).containsExactly(blocked);
+    assertThat(data.count("select count(*) from pending_export where change_type = 'Delete'"))
+        .isEqualTo(5);
+    assertThat(maintenance.anyMvoDue()).isTrue();
+
+    execute("delete from deletion_blocker");
+    StoreMaintenance.MvoDeletions next =
+        maintenance.deleteDueMvos(50, "run-2", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
+    assertThat(next.mvosDeleted()).isEqualTo(1);
+    assertThat(next.refused()).isEmpty();
+    assertThat(data.count("select count(*) from mvo")).isZero();
+    assertThat(data.count("select count(*) from pending_export where change_type = 'Delete'"))
+        .isEqualTo(6);
+  }
+
+  @Test
+  void refusedDeletionsCountTowardsTheCapSoACycleAlwaysEnds() {
+    List<String> due = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      due.add(data.person("p" + i, T.minus(Duration.ofDays(4 - i))));
+    }
+    execute("create table deletion_blocker (mvo_id varchar(36) not null references mvo (id))");
+    execute("insert into deletion_blocker values ('" + due.get(0) + "'), ('" + due.get(1) + "')");
+
+    StoreMaintenance.MvoDeletions done =
+        maintenance.deleteDueMvos(3, "run-1", HOUSEKEEPING, StoreMaintenance.Progress.NONE);
+
+    assertThat(done.refused()).containsOnlyKeys(due.get(0), due.get(1));
+    assertThat(done.mvosDeleted()).isEqualTo(1);
+    assertThat(done.capReached()).isTrue();
+  }
+
+  private void execute(String sql) {
+    store.inTransaction(
+        c -> {
+          try (Statement statement = c.createStatement()) {
+            statement.execute(sql);
+          }
+          return null;
+        });
   }
 
   @Test

@@ -87,15 +87,18 @@ final class CommandTree {
                   ScheduleDeleteCommand.class,
                   ScheduleBuiltInsCommand.class)),
           new Leaf(StartCommand.class),
+          new Leaf(PreviewCommand.class),
           // The name of "start" until it was renamed, so as not to be confused with "runs".
           new HiddenAlias("run", StartCommand.class),
           new Group(
               "executions",
-              "List, show and cancel schedule executions.",
+              "List, show, cancel, approve and reject schedule executions.",
               List.of(
                   ExecutionListCommand.class,
                   ExecutionShowCommand.class,
-                  ExecutionCancelCommand.class)),
+                  ExecutionCancelCommand.class,
+                  ExecutionApproveCommand.class,
+                  ExecutionRejectCommand.class)),
           new Group(
               "items",
               "Work items: schedule, start-time, cancel, show, list.",

@@ -34,6 +34,11 @@ public class ExecutionListCommand extends ClientCommand {
       description = "At most this many (default ${DEFAULT-VALUE}).")
   int limit;
 
+  @Option(
+      names = "--awaiting-approval",
+      description = "Only running executions with a step waiting in AwaitingApproval.")
+  boolean awaitingApproval;
+
   @Mixin JsonOutput json;
 
   @Override
@@ -45,7 +50,14 @@ public class ExecutionListCommand extends ClientCommand {
 
   @Override
   int run(JimflowClient client) {
-    ExecutionListing listing = client.executions().listWithHistory(scheduleId, status, limit);
+    if (awaitingApproval && status != null && status != ExecutionStatus.InProgress) {
+      throw new IllegalArgumentException(
+          "--awaiting-approval lists running executions; it cannot go with --status " + status);
+    }
+    ExecutionListing listing =
+        awaitingApproval
+            ? new ExecutionListing(client.executions().awaitingApproval(scheduleId, limit), true)
+            : client.executions().listWithHistory(scheduleId, status, limit);
     List<ExecutionSummary> executions = listing.executions();
     if (!listing.storeAsked()) {
       err()

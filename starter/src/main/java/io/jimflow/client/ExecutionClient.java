@@ -5,18 +5,22 @@ import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
 import io.jimflow.runrecords.RunRecordsQuestion;
+import io.jimflow.schedule.ApprovalDecision;
 import io.jimflow.schedule.Canceller;
 import io.jimflow.schedule.ExecutionMetadata;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionRecord;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
+import io.jimflow.schedule.PreviewRequest;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
+import io.jimflow.schedule.SchedulePreview;
+import io.jimflow.schedule.SchedulePreviewWorkflow;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionDescription;
@@ -25,6 +29,7 @@ import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateException;
 import io.temporal.common.SearchAttributes;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
@@ -89,6 +94,40 @@ public final class ExecutionClient {
     WorkflowStub stub = workflows.newUntypedWorkflowStub(ScheduleExecutionWorkflow.TYPE, options);
     stub.start(new ScheduleExecutionInput(definition, initiator, TriggerKind.Manual, null));
     return workflowId;
+  }
+
+  /**
+   * Previews a schedule: runs its imports and synchronisations in preview mode as a Temporal
+   * workflow ({@code <schedule-id>/preview/<short id>}, visible in the UI) and waits for what they
+   * would change. Nothing is sent to any target and nothing changes in the store.
+   *
+   * @throws IllegalStateException when the preview failed, with the worker's reason
+   */
+  public SchedulePreview preview(ScheduleDefinition definition, Initiator initiator) {
+    String workflowId =
+        definition.id() + "/preview/" + UUID.randomUUID().toString().substring(0, 8);
+    WorkflowStub stub =
+        workflows.newUntypedWorkflowStub(
+            SchedulePreviewWorkflow.TYPE,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(workflowId)
+                .setTaskQueue(TaskQueues.SCHEDULES)
+                .setStaticSummary("preview of " + definition.name())
+                .build());
+    stub.start(new PreviewRequest(definition, initiator));
+    try {
+      return stub.getResult(SchedulePreview.class);
+    } catch (WorkflowFailedException e) {
+      Throwable cause = e.getCause();
+      while (cause != null && !(cause instanceof ApplicationFailure)) {
+        cause = cause.getCause();
+      }
+      String why =
+          cause instanceof ApplicationFailure failure
+              ? failure.getOriginalMessage()
+              : e.getMessage();
+      throw new IllegalStateException("preview " + workflowId + " failed: " + why, e);
+    }
   }
 
   /**
@@ -195,6 +234,44 @@ public final class ExecutionClient {
     if (status.isFinal()) {
       throw new ExecutionEndedException(workflowId, status);
     }
+  }
+
+  /**
+   * Approves or rejects a step waiting in AwaitingApproval, as a Temporal update: the execution
+   * takes the decision or refuses it at once.
+   *
+   * @return how the decision reads in the records, e.g. {@code step 'Export' approved by ada: ...}
+   * @throws IllegalArgumentException when the execution refuses it (no such step awaits approval,
+   *     no reason), with its reason
+   */
+  public String decide(String workflowId, ApprovalDecision decision) {
+    describe(workflowId);
+    Optional<String> problem = decision.problem();
+    if (problem.isPresent()) {
+      throw new IllegalArgumentException(problem.get());
+    }
+    try {
+      return workflows
+          .newUntypedWorkflowStub(workflowId)
+          .update(ApprovalDecision.UPDATE, String.class, decision);
+    } catch (WorkflowUpdateException e) {
+      Throwable cause = e.getCause();
+      String why =
+          cause instanceof ApplicationFailure failure
+              ? failure.getOriginalMessage()
+              : String.valueOf(cause == null ? e.getMessage() : cause.getMessage());
+      throw new IllegalArgumentException(
+          "execution " + workflowId + " refused the decision: " + why, e);
+    }
+  }
+
+  /** Executions with a step waiting in AwaitingApproval, newest first. */
+  public List<ExecutionSummary> awaitingApproval(String scheduleId, int limit) {
+    return workflows
+        .listExecutions(ExecutionQueries.awaitingApproval(scheduleId))
+        .limit(Math.max(limit, 1))
+        .map(ExecutionClient::summary)
+        .toList();
   }
 
   /**

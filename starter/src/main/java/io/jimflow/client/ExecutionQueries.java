@@ -29,6 +29,14 @@ public final class ExecutionQueries {
     return String.join(" AND ", clauses);
   }
 
+  /** The visibility query listing executions with a step waiting in AwaitingApproval. */
+  public static String awaitingApproval(String scheduleId) {
+    return list(scheduleId, ExecutionStatus.InProgress)
+        + " AND "
+        + JimflowSearchAttributes.AWAITING_APPROVAL.getName()
+        + " = true";
+  }
+
   /** The query finding an open execution of a schedule. */
   public static String running(String scheduleId) {
     return list(scheduleId, ExecutionStatus.InProgress);

@@ -51,6 +51,9 @@ class CliTest {
             - {index: 0, name: Count, executable: {path: count.sh}}
             - {index: 0, name: fail-check, executable: {path: fail.sh}, continueOnFailure: true}
             - {index: 1, name: Wrap Up, executable: {path: count.sh}}
+        - id: approval
+          steps:
+            - {index: 0, name: held, executable: {path: count.sh}}
         - id: slow
           steps:
             - {index: 0, name: hang, executable: {path: count.sh}}
@@ -247,6 +250,55 @@ class CliTest {
         .contains("Status:   Complete")
         .containsPattern("(?m)^INDEX\\s+STEP\\s+STATUS\\s+ATTEMPTS\\s+MESSAGE$")
         .containsPattern("(?m)^0\\s+Prepare\\s+Complete\\s+1\\s+done$");
+  }
+
+  @Test
+  void aStepAwaitingApprovalIsShownAndApprovedFromTheCliWhichLearnsAtOnceWhatWasRefused()
+      throws Exception {
+    cli("start", "approval", "-f", schedulesFile.toString());
+    String id = firstLine(out.toString());
+    awaitShown(id, "AwaitingApproval");
+    assertThat(out.toString()).contains("held: the export would delete 600 of 1000");
+
+    out.getBuffer().setLength(0);
+    assertThat(cli("executions", "approve", id, "--step", "nope", "--reason", "fine"))
+        .isEqualTo(JimflowCli.BAD_INPUT);
+    assertThat(err.toString())
+        .contains("execution " + id + " refused the decision: no step named 'nope' awaits approval")
+        .doesNotContain("Exception");
+    err.getBuffer().setLength(0);
+    assertThat(cli("executions", "reject", id, "--step", "held", "--reason", "x".repeat(1_001)))
+        .isEqualTo(JimflowCli.BAD_INPUT);
+    assertThat(err.toString()).contains("a reason must be given on one line");
+
+    assertThat(cli("executions", "approve", id, "--step", "held", "--reason", "titles redone"))
+        .as(err.toString())
+        .isZero();
+    String user = System.getProperty("user.name");
+    assertThat(out.toString())
+        .contains(id + ": step 'held' approved by " + user + ": titles redone.");
+    env.getWorkflowClient().newUntypedWorkflowStub(id).getResult(Object.class);
+    out.getBuffer().setLength(0);
+    assertThat(cli("executions", "show", id, "--json")).isZero();
+    JsonNode json = Json.mapper().readTree(out.toString());
+    assertThat(json.get("steps").get(0).get("status").asText()).isEqualTo("Complete");
+    assertThat(json.get("steps").get(0).get("message").asText())
+        .isEqualTo("approved by " + user + ": titles redone");
+  }
+
+  private void awaitShown(String id, String text) throws InterruptedException {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    while (true) {
+      out.getBuffer().setLength(0);
+      cli("executions", "show", id);
+      if (out.toString().contains(text)) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("never shown " + text + "; last: " + out);
+      }
+      Thread.sleep(50);
+    }
   }
 
   @Test

@@ -49,8 +49,8 @@ class CommandTreeTest {
   @Test
   void everyCommandOfTheFullTreeRendersItsUsage() {
     CommandLine full = JimflowCli.commandLine(settings -> null);
-    // Ten commands and groups, help, and the hidden old name of start.
-    assertThat(full.getSubcommands()).hasSize(12);
+    // Eleven commands and groups, help, and the hidden old name of start.
+    assertThat(full.getSubcommands()).hasSize(13);
     full.getSubcommands().values().stream()
         .flatMap(
             c ->

@@ -1,5 +1,6 @@
 package io.jimflow.cli;
 
+import io.jimflow.schedule.ApprovalDecision;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
@@ -25,6 +26,41 @@ public class FakeScheduleExecution implements ScheduleExecutionContract {
   private ScheduleExecutionInput input;
   private final List<StepOutcome> steps = new ArrayList<>();
   private ExecutionStatus status = ExecutionStatus.InProgress;
+  private ApprovalDecision decision;
+
+  @Override
+  public void validateApproval(ApprovalDecision decision) {
+    boolean awaiting =
+        steps.stream()
+            .anyMatch(
+                s -> s.status() == StepStatus.AwaitingApproval && s.name().equals(decision.step()));
+    String problem =
+        decision
+            .problem()
+            .orElse(awaiting ? null : "no step named '" + decision.step() + "' awaits approval");
+    if (problem != null) {
+      throw new IllegalArgumentException(problem);
+    }
+  }
+
+  @Override
+  public String decideApproval(ApprovalDecision decision) {
+    this.decision = decision;
+    return "step '" + decision.step() + "' " + decision.describe();
+  }
+
+  private static StepOutcome withMessage(StepOutcome s, String message) {
+    return new StepOutcome(
+        s.index(),
+        s.name(),
+        s.status(),
+        s.attempts(),
+        s.startedAt(),
+        s.endedAt(),
+        message,
+        s.stats());
+  }
+
   private String message;
   private int currentGroup;
 
@@ -45,6 +81,13 @@ public class FakeScheduleExecution implements ScheduleExecutionContract {
         set(i, StepStatus.Running, 1, null);
         if (step.name().equals("hang")) {
           Workflow.await(() -> false);
+        }
+        if (step.name().equals("held")) {
+          set(i, StepStatus.AwaitingApproval, 1, "held: the export would delete 600 of 1000");
+          Workflow.await(() -> decision != null);
+          set(i, decision.approve() ? StepStatus.Complete : StepStatus.FailedWithError, 1, null);
+          steps.set(i, withMessage(steps.get(i), decision.describe()));
+          continue;
         }
         if (step.name().startsWith("fail")) {
           set(i, StepStatus.FailedWithError, 2, "exit code 3: it broke");

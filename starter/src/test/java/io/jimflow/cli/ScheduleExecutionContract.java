@@ -1,10 +1,13 @@
 package io.jimflow.cli;
 
+import io.jimflow.schedule.ApprovalDecision;
 import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ScheduleExecutionInput;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -19,4 +22,10 @@ public interface ScheduleExecutionContract {
 
   @QueryMethod(name = "progress")
   ExecutionProgress progress();
+
+  @UpdateMethod(name = ApprovalDecision.UPDATE)
+  String decideApproval(ApprovalDecision decision);
+
+  @UpdateValidatorMethod(updateName = ApprovalDecision.UPDATE)
+  void validateApproval(ApprovalDecision decision);
 }

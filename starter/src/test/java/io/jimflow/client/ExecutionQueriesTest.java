@@ -22,6 +22,14 @@ class ExecutionQueriesTest {
   }
 
   @Test
+  void executionsAwaitingApprovalAreRunningOnesWithTheBoolSearchAttributeSet() {
+    assertThat(ExecutionQueries.awaitingApproval(null))
+        .isEqualTo(
+            "WorkflowType = 'ScheduleExecution' AND ExecutionStatus = 'Running'"
+                + " AND JimflowAwaitingApproval = true");
+  }
+
+  @Test
   void anOpenExecutionIsFoundByTemporalsRunningStatus() {
     assertThat(ExecutionQueries.running("nightly"))
         .isEqualTo(

@@ -254,9 +254,9 @@ class DataPlaneCrashIT {
     // start.
     assertThat(workerB.logTail(100_000)).containsPattern("resuming run record .* at rows:[1-9]");
 
-    assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
+    assertThat(result.status()).isEqualTo(ExecutionStatus.CompleteWithError);
     StepOutcome step = result.steps().get(0);
-    assertThat(step.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(step.status()).isEqualTo(StepStatus.CompleteWithError);
     assertThat(step.attempts()).isEqualTo(attempts);
     assertImportedOnce(store, people, step);
     try (Connection connection =

@@ -60,14 +60,14 @@ class RunsIT {
             .filter(r -> r.get("runProfile").asText().equals("full-import"))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no full import record in " + list.out()));
-    assertThat(importRecord.get("status").asText()).isEqualTo("CompleteWithWarning");
+    assertThat(importRecord.get("status").asText()).isEqualTo("CompleteWithError");
     assertThat(importRecord.get("totals").get("added").asLong()).isEqualTo(30);
     assertThat(importRecord.get("totals").get("errors").asLong()).isEqualTo(1);
     String id = importRecord.get("id").asText();
 
     Cli show = cli(env, "runs", "show", id);
     assertThat(show.exit()).as(show.err()).isZero();
-    assertThat(show.out()).contains("Run record " + id + ": CompleteWithWarning", "errors: 1");
+    assertThat(show.out()).contains("Run record " + id + ": CompleteWithError", "errors: 1");
     // Errors first: the broken row's item leads the list.
     assertThat(show.out().lines().filter(l -> l.matches("^\\d+\\s.*")).findFirst().orElse(""))
         .contains("hr.csv line 32", "WrongColumnCount");

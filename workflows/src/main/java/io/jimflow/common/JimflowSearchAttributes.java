@@ -18,6 +18,11 @@ public final class JimflowSearchAttributes {
       SearchAttributeKey.forKeyword("JimflowStatus");
   public static final SearchAttributeKey<Long> STEP_GROUP =
       SearchAttributeKey.forLong("JimflowStepGroup");
+
+  /** True while a step of the execution waits in AwaitingApproval. */
+  public static final SearchAttributeKey<Boolean> AWAITING_APPROVAL =
+      SearchAttributeKey.forBoolean("JimflowAwaitingApproval");
+
   public static final SearchAttributeKey<String> WORK_ITEM_STATE =
       SearchAttributeKey.forKeyword("JimflowWorkItemState");
   public static final SearchAttributeKey<String> WORK_ITEM_KIND =
@@ -32,6 +37,7 @@ public final class JimflowSearchAttributes {
           new Registration(SCHEDULE_ID.getName(), "Keyword"),
           new Registration(STATUS.getName(), "Keyword"),
           new Registration(STEP_GROUP.getName(), "Int"),
+          new Registration(AWAITING_APPROVAL.getName(), "Bool"),
           new Registration(WORK_ITEM_STATE.getName(), "Keyword"),
           new Registration(WORK_ITEM_KIND.getName(), "Keyword"));
 

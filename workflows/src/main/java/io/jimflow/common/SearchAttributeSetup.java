@@ -119,6 +119,7 @@ public final class SearchAttributeSetup {
     return switch (typeName) {
       case "Int" -> IndexedValueType.INDEXED_VALUE_TYPE_INT;
       case "Keyword" -> IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+      case "Bool" -> IndexedValueType.INDEXED_VALUE_TYPE_BOOL;
       default -> throw new IllegalArgumentException("no search attribute type " + typeName);
     };
   }

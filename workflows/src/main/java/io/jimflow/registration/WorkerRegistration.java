@@ -16,6 +16,7 @@ import io.jimflow.schedule.ExecutionRecordActivities;
 import io.jimflow.schedule.NotificationActivities;
 import io.jimflow.schedule.NotificationWorkflowImpl;
 import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
+import io.jimflow.schedule.SchedulePreviewWorkflowImpl;
 import io.jimflow.schedule.StepActivities;
 import io.jimflow.workitem.WorkItemActivities;
 import io.jimflow.workitem.WorkItemManagerActivities;
@@ -41,7 +42,8 @@ public enum WorkerRegistration {
       List.of(
           ScheduleExecutionWorkflowImpl.class,
           ResourceLockWorkflowImpl.class,
-          NotificationWorkflowImpl.class),
+          NotificationWorkflowImpl.class,
+          SchedulePreviewWorkflowImpl.class),
       List.of(
           StepActivities.class,
           ResourceActivities.class,

@@ -28,6 +28,21 @@ public final class FailurePolicies {
       StepGroups.StepGroup group,
       Map<Integer, StepOutcome> outcomes,
       FailurePolicy scheduleDefault) {
+    return afterGroup(group, outcomes, scheduleDefault, true);
+  }
+
+  /**
+   * Decides after a group as {@link #afterGroup(StepGroups.StepGroup, Map, FailurePolicy)} does,
+   * but for steps that ended CompleteWithError when {@code completeWithErrorStops} is false: such a
+   * step handled every object but a few, each an error item of its run, and the steps after it
+   * handle the others; it is tolerated whatever its policy (the execution still ends
+   * CompleteWithError), so one bad object never stops a schedule.
+   */
+  public static GroupVerdict afterGroup(
+      StepGroups.StepGroup group,
+      Map<Integer, StepOutcome> outcomes,
+      FailurePolicy scheduleDefault,
+      boolean completeWithErrorStops) {
     List<StepOutcome> stopping = new ArrayList<>();
     List<StepOutcome> tolerated = new ArrayList<>();
     for (StepGroups.PlannedStep planned : group.steps()) {
@@ -35,7 +50,8 @@ public final class FailurePolicies {
       if (outcome == null || !outcome.status().isFailure()) {
         continue;
       }
-      if (continuesOnFailure(planned.definition(), scheduleDefault)) {
+      if (continuesOnFailure(planned.definition(), scheduleDefault)
+          || (!completeWithErrorStops && outcome.status() == StepStatus.CompleteWithError)) {
         tolerated.add(outcome);
       } else {
         stopping.add(outcome);

@@ -4,6 +4,8 @@ import io.jimflow.resource.ResourceNotice;
 import io.jimflow.resource.Resources;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -44,4 +46,22 @@ public interface ScheduleExecutionWorkflow {
    */
   @SignalMethod(name = Resources.NOTICE_SIGNAL)
   void resourceNotice(ResourceNotice notice);
+
+  /**
+   * A person approves or rejects a step waiting in AwaitingApproval; the caller learns at once
+   * whether the decision was taken (a decision on a step that does not wait, or with no reason, is
+   * refused) and gets back how it reads in the records.
+   */
+  @UpdateMethod(name = ApprovalDecision.UPDATE)
+  String decideApproval(ApprovalDecision decision);
+
+  @UpdateValidatorMethod(updateName = ApprovalDecision.UPDATE)
+  void validateApproval(ApprovalDecision decision);
+
+  /**
+   * The same decision as a signal, for tools that send signals only: one that is refused is logged
+   * and changes nothing.
+   */
+  @SignalMethod(name = ApprovalDecision.SIGNAL)
+  void approvalDecision(ApprovalDecision decision);
 }

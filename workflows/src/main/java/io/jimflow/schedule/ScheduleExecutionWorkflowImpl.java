@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 
@@ -42,7 +43,15 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   /** RunProfile steps hold their resources exclusively from this version on. */
   static final String RESOURCE_EXCLUSION = Resources.EXCLUSION_CHANGE_ID;
 
+  /**
+   * The change after which a step that ended CompleteWithError (a run with error items, the other
+   * objects handled) no longer stops its execution; executions that stopped there before replay as
+   * they ran.
+   */
+  static final String COMPLETE_WITH_ERROR_GOES_ON = "complete-with-error-goes-on";
+
   private final ResourceLocks locks = new ResourceLocks();
+  private final Approvals approvals = new Approvals();
 
   private ScheduleDefinition definition;
   private ScheduleExecutionInput input;
@@ -82,6 +91,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
             input,
             board,
             locks,
+            approvals,
             history,
             exclusionVersion >= 1,
             () -> railStale = true,
@@ -137,6 +147,13 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
       }
       GroupVerdict verdict =
           FailurePolicies.afterGroup(group, board.byPosition(), definition.onStepFailure());
+      if (verdict.stop()
+          && verdict.stopping().stream().allMatch(s -> s.status() == StepStatus.CompleteWithError)
+          && Workflow.getVersion(COMPLETE_WITH_ERROR_GOES_ON, Workflow.DEFAULT_VERSION, 1) >= 1) {
+        verdict =
+            FailurePolicies.afterGroup(
+                group, board.byPosition(), definition.onStepFailure(), false);
+      }
       tolerated.addAll(verdict.tolerated());
       if (verdict.stop()) {
         stoppedBy = verdict;
@@ -221,6 +238,30 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   @Override
   public void resourceNotice(ResourceNotice notice) {
     locks.onNotice(notice);
+  }
+
+  @Override
+  public void validateApproval(ApprovalDecision decision) {
+    Optional<String> problem = approvals.problem(decision);
+    if (problem.isPresent()) {
+      throw new IllegalArgumentException(problem.get());
+    }
+  }
+
+  @Override
+  public String decideApproval(ApprovalDecision decision) {
+    validateApproval(decision);
+    return approvals.decide(decision);
+  }
+
+  @Override
+  public void approvalDecision(ApprovalDecision decision) {
+    Optional<String> problem = approvals.problem(decision);
+    if (problem.isPresent()) {
+      log.warn("approval decision refused: {}", problem.get());
+      return;
+    }
+    approvals.decide(decision);
   }
 
   /**

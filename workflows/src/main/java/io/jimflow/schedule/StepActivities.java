@@ -28,4 +28,13 @@ public interface StepActivities {
    */
   @ActivityMethod
   String abandonStep(AbandonStepRequest request);
+
+  /**
+   * Runs the schedule's imports and synchronisations in preview mode and reports what they would
+   * change, leaving nothing changed ({@link SchedulePreview}).
+   */
+  @ActivityMethod(name = "PreviewSchedule")
+  default SchedulePreview previewSchedule(PreviewRequest request) {
+    throw new UnsupportedOperationException("this worker previews nothing");
+  }
 }

@@ -58,6 +58,20 @@ public final class StepBoard {
     return true;
   }
 
+  /**
+   * Marks a running step AwaitingApproval with what holds it, or Running again once decided ({@code
+   * held} null); returns false if nothing changed.
+   */
+  public boolean awaitingApproval(int position, String held) {
+    StepOutcome s = steps.get(position);
+    if (s == null || s.status().isFinal() || s.status() == StepStatus.Waiting) {
+      return false;
+    }
+    StepStatus status = held == null ? StepStatus.Running : StepStatus.AwaitingApproval;
+    steps.put(position, with(s, status, s.attempts(), s.startedAt(), null, held, null));
+    return true;
+  }
+
   /** Records a step's outcome; returns false (and changes nothing) if it had one already. */
   public boolean finished(
       int position,
@@ -133,7 +147,8 @@ public final class StepBoard {
         md.append(s.name()).append(" — ").append(s.status());
         if (s.status() == StepStatus.Running) {
           md.append(" (attempt ").append(s.attempts()).append(')');
-        } else if (s.status() == StepStatus.Waiting && s.message() != null) {
+        } else if ((s.status() == StepStatus.Waiting || s.status() == StepStatus.AwaitingApproval)
+            && s.message() != null) {
           md.append(" (").append(s.message()).append(')');
         } else if (s.status().isFinal() && s.attempts() > 1) {
           md.append(" after ").append(s.attempts()).append(" attempts");
@@ -163,6 +178,7 @@ public final class StepBoard {
     return switch (status) {
       case Waiting -> "○";
       case Running -> "▶";
+      case AwaitingApproval -> "⏸";
       case Complete -> "✔";
       case CompleteWithWarning, CompleteWithError -> "⚠";
       case FailedWithError -> "✖";

@@ -51,6 +51,7 @@ final class StepDispatcher {
   private final ScheduleExecutionInput input;
   private final StepBoard board;
   private final ResourceLocks locks;
+  private final Approvals approvals;
   private final ExecutionHistory history;
   private final boolean holdsResources;
   private final Runnable railChanged;
@@ -71,6 +72,7 @@ final class StepDispatcher {
       ScheduleExecutionInput input,
       StepBoard board,
       ResourceLocks locks,
+      Approvals approvals,
       ExecutionHistory history,
       boolean holdsResources,
       Runnable railChanged,
@@ -78,6 +80,7 @@ final class StepDispatcher {
     this.input = input;
     this.board = board;
     this.locks = locks;
+    this.approvals = approvals;
     this.history = history;
     this.holdsResources = holdsResources;
     this.railChanged = railChanged;
@@ -152,7 +155,10 @@ final class StepDispatcher {
       }
       board.finished(
           request.position(),
-          result.status(),
+          // Only steps that hold their resources wait for approval; here a hold ends the step.
+          result.status() == StepStatus.AwaitingApproval
+              ? StepStatus.FailedWithError
+              : result.status(),
           result.attempt(),
           now(),
           result.message(),
@@ -244,6 +250,9 @@ final class StepDispatcher {
         }
         result = resume(run, options, e);
       }
+      while (result.status() == StepStatus.AwaitingApproval) {
+        result = awaitApproval(position, request, activities, result);
+      }
       if (history != null) {
         history.runRecord(position, result.runRecordId());
       }
@@ -275,6 +284,32 @@ final class StepDispatcher {
       ended++;
       railChanged.run();
     }
+  }
+
+  /**
+   * Shows the step AwaitingApproval with what holds it, waits for a person's decision (or its
+   * window, then it is rejected) and runs the step again with the decision: approved, it goes past
+   * its threshold; rejected, it ends without sending or marking anything.
+   */
+  private StepRunResult awaitApproval(
+      int position, StepRunRequest request, StepActivities activities, StepRunResult held) {
+    if (Workflow.getVersion(Approvals.THRESHOLD_APPROVAL, Workflow.DEFAULT_VERSION, 1)
+        == Workflow.DEFAULT_VERSION) {
+      return new StepRunResult(
+          StepStatus.FailedWithError,
+          held.attempt(),
+          held.message(),
+          held.stats(),
+          held.runRecordId());
+    }
+    board.awaitingApproval(position, held.message());
+    showRail.run();
+    ApprovalDecision decision =
+        approvals.await(position, request.step().name(), Approvals.window(held));
+    log.info("step '{}' {}", request.step().name(), decision.describe());
+    board.awaitingApproval(position, null);
+    showRail.run();
+    return activities.runStep(request.decided(decision));
   }
 
   private void recordFailure(StepRunRequest request, RuntimeException failure) {

@@ -13,6 +13,7 @@ import java.time.Duration;
  *     null for a step's first run
  * @param lockWait how long the step waited for its resources before this run; null if it took none
  *     (only for the worker's metrics)
+ * @param approval a person's decision on the step's threshold hold (null: none yet)
  */
 public record StepRunRequest(
     int position,
@@ -21,7 +22,8 @@ public record StepRunRequest(
     Initiator initiator,
     StepDefinition step,
     StepHeartbeat resumeFrom,
-    Duration lockWait) {
+    Duration lockWait,
+    ApprovalDecision approval) {
 
   public StepRunRequest(
       int position,
@@ -30,7 +32,7 @@ public record StepRunRequest(
       Initiator initiator,
       StepDefinition step,
       StepHeartbeat resumeFrom) {
-    this(position, executionId, scheduleId, initiator, step, resumeFrom, null);
+    this(position, executionId, scheduleId, initiator, step, resumeFrom, null, null);
   }
 
   public StepRunRequest(
@@ -39,18 +41,24 @@ public record StepRunRequest(
       String scheduleId,
       Initiator initiator,
       StepDefinition step) {
-    this(position, executionId, scheduleId, initiator, step, null);
+    this(position, executionId, scheduleId, initiator, step, null, null, null);
   }
 
   /** The same step, resumed from {@code checkpoint}. */
   public StepRunRequest resumingFrom(StepHeartbeat checkpoint) {
     return new StepRunRequest(
-        position, executionId, scheduleId, initiator, step, checkpoint, lockWait);
+        position, executionId, scheduleId, initiator, step, checkpoint, lockWait, approval);
   }
 
   /** The same step, which waited {@code waited} for its resources. */
   public StepRunRequest afterWaiting(Duration waited) {
     return new StepRunRequest(
-        position, executionId, scheduleId, initiator, step, resumeFrom, waited);
+        position, executionId, scheduleId, initiator, step, resumeFrom, waited, approval);
+  }
+
+  /** The same step, run again with a person's decision on its threshold hold. */
+  public StepRunRequest decided(ApprovalDecision decision) {
+    return new StepRunRequest(
+        position, executionId, scheduleId, initiator, step, resumeFrom, lockWait, decision);
   }
 }

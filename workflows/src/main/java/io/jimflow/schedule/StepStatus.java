@@ -7,6 +7,8 @@ package io.jimflow.schedule;
 public enum StepStatus {
   Waiting,
   Running,
+  /** Held above a threshold of its connected system until a person approves or rejects it. */
+  AwaitingApproval,
   Complete,
   CompleteWithWarning,
   CompleteWithError,
@@ -22,6 +24,6 @@ public enum StepStatus {
   }
 
   public boolean isFinal() {
-    return this != Waiting && this != Running;
+    return this != Waiting && this != Running && this != AwaitingApproval;
   }
 }

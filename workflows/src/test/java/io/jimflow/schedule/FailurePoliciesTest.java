@@ -67,6 +67,36 @@ class FailurePoliciesTest {
   }
 
   @Test
+  void aStepThatCompletedWithErrorItemsNoLongerStopsItsExecution() {
+    StepGroups plan =
+        StepGroups.plan(
+            List.of(aStep(0, "import").build(), aStep(0, "sql").build(), aStep(0, "c").build()));
+    Map<Integer, StepOutcome> outcomes =
+        Map.of(
+            0, outcome("import", StepStatus.CompleteWithError, "2 of 10 run items have errors"),
+            1, outcome("sql", StepStatus.Complete, null),
+            2, outcome("c", StepStatus.Cancelled, "cancelled"));
+    Map<Integer, StepOutcome> onlyErrorItems = Map.of(0, outcomes.get(0), 1, outcomes.get(1));
+
+    GroupVerdict errorItems =
+        FailurePolicies.afterGroup(plan.groups().get(0), onlyErrorItems, FailurePolicy.STOP, false);
+    assertThat(errorItems.stop()).isFalse();
+    assertThat(errorItems.tolerated()).extracting(StepOutcome::name).containsExactly("import");
+    assertThat(FailurePolicies.finalStatus(false, false, List.copyOf(onlyErrorItems.values())))
+        .isEqualTo(ExecutionStatus.CompleteWithError);
+
+    GroupVerdict cancelled =
+        FailurePolicies.afterGroup(plan.groups().get(0), outcomes, FailurePolicy.STOP, false);
+    assertThat(cancelled.stop()).isTrue();
+    assertThat(cancelled.stopping()).extracting(StepOutcome::name).containsExactly("c");
+    // Executions that stopped on CompleteWithError before the change replay as they ran.
+    assertThat(
+            FailurePolicies.afterGroup(plan.groups().get(0), onlyErrorItems, FailurePolicy.STOP)
+                .stop())
+        .isTrue();
+  }
+
+  @Test
   void theFinalStatusFollowsCancelStopAndToleratedFailures() {
     List<StepOutcome> clean =
         List.of(

@@ -71,6 +71,24 @@ final class FakeStepActivities implements StepActivities {
     }
   }
 
+  /** A preview naming the definition's steps as run, with one system that would hold. */
+  @Override
+  public SchedulePreview previewSchedule(PreviewRequest request) {
+    return new SchedulePreview(
+        request.definition().id(),
+        request.definition().steps().stream()
+            .map(s -> new SchedulePreview.StepPreview(s.name(), StepStatus.Complete, null))
+            .toList(),
+        List.of(
+            new SchedulePreview.SystemPreview(
+                "Directory",
+                SchedulePreview.Counts.NONE,
+                new SchedulePreview.Counts(1, 3, 0),
+                List.of(),
+                List.of("Update E1"))),
+        List.of());
+  }
+
   @Override
   public String abandonStep(AbandonStepRequest request) {
     abandoned.add(request);

@@ -311,8 +311,8 @@ class ResourceExclusionTest {
     return stub;
   }
 
-  private static ExecutionProgress awaitProgress(
-      WorkflowStub stub, Predicate<ExecutionProgress> until) throws InterruptedException {
+  static ExecutionProgress awaitProgress(WorkflowStub stub, Predicate<ExecutionProgress> until)
+      throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     ExecutionProgress progress = null;
     while (System.nanoTime() < deadline) {

@@ -6,10 +6,13 @@ import io.jimflow.connector.ConnectorException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +31,7 @@ public final class CsvFileWriter implements AutoCloseable {
   private final Path target;
   private final Path temporary;
   private final List<String> header;
+  private final Charset encoding;
   private final FileChannel channel;
   private final CsvWriter writer;
   private boolean committed;
@@ -35,6 +39,7 @@ public final class CsvFileWriter implements AutoCloseable {
   private CsvFileWriter(Path target, List<String> header, CsvSettings settings) throws IOException {
     this.target = target.toAbsolutePath();
     this.header = List.copyOf(header);
+    this.encoding = settings.encoding();
     Path directory = this.target.getParent();
     Files.createDirectories(directory);
     // Not Files.createTempFile: its owner-only permissions would end up on the target.
@@ -43,7 +48,15 @@ public final class CsvFileWriter implements AutoCloseable {
     this.channel =
         FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
     OutputStream out = Channels.newOutputStream(channel);
-    Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+    // A character the file's encoding cannot hold fails the write instead of becoming '?'.
+    Writer text =
+        new OutputStreamWriter(
+            out,
+            settings
+                .encoding()
+                .newEncoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT));
     this.writer =
         CsvWriter.builder()
             .fieldSeparator(settings.delimiter())
@@ -72,7 +85,26 @@ public final class CsvFileWriter implements AutoCloseable {
       String value = attributes.get(header.get(i));
       fields[i] = value == null ? "" : value;
     }
-    writer.writeRecord(fields);
+    try {
+      writer.writeRecord(fields);
+    } catch (UncheckedIOException e) {
+      throw failure("cannot be written", e.getCause());
+    }
+  }
+
+  private ConnectorException failure(String what, IOException e) {
+    if (e instanceof CharacterCodingException) {
+      return new ConnectorException(
+          "CSV file "
+              + target
+              + " "
+              + what
+              + ": a value holds a character that "
+              + encoding.name()
+              + " (the connected system's encoding) cannot hold",
+          e);
+    }
+    return new ConnectorException("CSV file " + target + " " + what + ": " + e.getMessage(), e);
   }
 
   /** Replaces the target with what was written. */
@@ -89,8 +121,7 @@ public final class CsvFileWriter implements AutoCloseable {
       }
       committed = true;
     } catch (IOException e) {
-      throw new ConnectorException(
-          "CSV file " + target + " cannot be replaced: " + e.getMessage(), e);
+      throw failure("cannot be replaced", e);
     }
   }
 

@@ -26,7 +26,7 @@ final class ConnectedSystemReader extends NodeReading {
     super(problems);
   }
 
-  ConnectedSystemConfig system(ConfigNode node) {
+  ConnectedSystemConfig system(ConfigNode node, SafetyThresholds defaults) {
     Map<String, ConfigNode> map =
         mapping(
             node,
@@ -36,7 +36,8 @@ final class ConnectedSystemReader extends NodeReading {
             "connector",
             "settings",
             "objectTypes",
-            "runProfiles");
+            "runProfiles",
+            "thresholds");
     String id = string(map, "id", node, true);
     String label = "connected system '" + (id == null ? "?" : id) + "'";
     String name = Optional.ofNullable(string(map, "name", node, false)).orElse(id);
@@ -56,12 +57,19 @@ final class ConnectedSystemReader extends NodeReading {
       settingNodes.forEach(
           (key, value) -> putIfRead(settings, key, joined(value, label + " setting " + key)));
     } else if (settingsNode != null) {
-      mapping(settingsNode, label + " settings", "delimiter")
-          .forEach(
-              (key, value) -> putIfRead(settings, key, scalar(value, label + " setting " + key)));
+      Map<String, ConfigNode> csvSettings =
+          mapping(settingsNode, label + " settings", "delimiter", "encoding");
+      csvSettings.forEach(
+          (key, value) -> putIfRead(settings, key, scalar(value, label + " setting " + key)));
       String delimiter = settings.get("delimiter");
       if (delimiter != null && delimiter.length() != 1) {
         problem(settingsNode, label + ": delimiter must be one character, not '" + delimiter + "'");
+      }
+      String encoding = settings.get("encoding");
+      if (encoding != null && !ConnectedSystemConfig.isKnownEncoding(encoding)) {
+        problem(
+            csvSettings.get("encoding"),
+            label + ": unknown encoding '" + encoding + "' (e.g. UTF-8, ISO-8859-1, windows-1252)");
       }
     }
     List<ObjectTypeConfig> types = new ArrayList<>();
@@ -101,7 +109,9 @@ final class ConnectedSystemReader extends NodeReading {
     if (id == null || connector == null) {
       return null;
     }
-    return new ConnectedSystemConfig(id, name, connector, settings, types, profiles);
+    SafetyThresholds thresholds =
+        new ThresholdsReader(problems()).thresholds(map.get("thresholds"), label, defaults);
+    return new ConnectedSystemConfig(id, name, connector, settings, types, profiles, thresholds);
   }
 
   private ObjectTypeConfig objectType(ConfigNode node, String system, boolean ldap) {
@@ -151,26 +161,29 @@ final class ConnectedSystemReader extends NodeReading {
   private RunProfileConfig runProfile(
       ConfigNode node, String system, List<ObjectTypeConfig> types, boolean ldap) {
     Map<String, ConfigNode> map =
-        mapping(node, "a run profile", "id", "name", "runType", "pageSize", "file", "objectType");
+        mapping(
+            node,
+            "a run profile",
+            "id",
+            "name",
+            "runType",
+            "pageSize",
+            "file",
+            "objectType",
+            "stopAfterErrors");
     String id = string(map, "id", node, true);
     String label = system + ", run profile '" + (id == null ? "?" : id) + "'";
     String name = Optional.ofNullable(string(map, "name", node, false)).orElse(id);
     RunType runType = enumValue(map, "runType", node, RunType.class, label);
-    int pageSize = RunProfileConfig.DEFAULT_PAGE_SIZE;
-    ConfigNode pageNode = map.get("pageSize");
-    if (pageNode != null) {
-      String text = scalar(pageNode, label + " pageSize");
-      try {
-        pageSize = Integer.parseInt(text);
-        if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-          problem(
-              pageNode,
-              label + ": pageSize must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize);
-        }
-      } catch (NumberFormatException e) {
-        problem(pageNode, label + ": pageSize must be a whole number, not '" + text + "'");
-      }
-    }
+    int pageSize =
+        wholeNumber(map, "pageSize", label, RunProfileConfig.DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    int stopAfterErrors =
+        wholeNumber(
+            map,
+            "stopAfterErrors",
+            label,
+            RunProfileConfig.DEFAULT_STOP_AFTER_ERRORS,
+            RunProfileConfig.MAX_STOP_AFTER_ERRORS);
     String file = string(map, "file", node, false);
     if (ldap && file != null) {
       problem(map.get("file"), label + ": an LDAP run profile reads no file");
@@ -196,7 +209,27 @@ final class ConnectedSystemReader extends NodeReading {
     if (id == null || runType == null) {
       return null;
     }
-    return new RunProfileConfig(id, name, runType, pageSize, file, objectType);
+    return new RunProfileConfig(id, name, runType, pageSize, file, objectType, stopAfterErrors);
+  }
+
+  /** A whole number from 1 to {@code max}, or {@code absent} when the key is not there. */
+  private int wholeNumber(
+      Map<String, ConfigNode> map, String key, String label, int absent, int max) {
+    ConfigNode node = map.get(key);
+    if (node == null) {
+      return absent;
+    }
+    String text = scalar(node, label + " " + key);
+    try {
+      int value = Integer.parseInt(text);
+      if (value < 1 || value > max) {
+        problem(node, label + ": " + key + " must be between 1 and " + max + ", not " + value);
+      }
+      return value;
+    } catch (NumberFormatException e) {
+      problem(node, label + ": " + key + " must be a whole number, not '" + text + "'");
+      return absent;
+    }
   }
 
   /** A setting that could not be read is reported already; leaving it out keeps reading on. */

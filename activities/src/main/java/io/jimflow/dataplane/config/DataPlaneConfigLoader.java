@@ -65,11 +65,15 @@ public final class DataPlaneConfigLoader {
   private static DataPlaneConfig config(ConfigNode root, Problems problems) {
     ConnectedSystemReader reader = new ConnectedSystemReader(problems);
     Map<String, ConfigNode> top =
-        reader.mapping(root, "the file", "connectedSystems", "syncRules", "mvoDeletion");
+        reader.mapping(
+            root, "the file", "connectedSystems", "syncRules", "mvoDeletion", "thresholds");
+    SafetyThresholds thresholds =
+        new ThresholdsReader(problems)
+            .thresholds(top.get("thresholds"), "the default", SafetyThresholds.DEFAULTS);
     List<ConnectedSystemConfig> systems = new ArrayList<>();
     Set<String> ids = new HashSet<>();
     for (ConfigNode node : reader.list(top, "connectedSystems", root, true)) {
-      ConnectedSystemConfig system = reader.system(node);
+      ConnectedSystemConfig system = reader.system(node, thresholds);
       if (system != null && !ids.add(system.id())) {
         reader.problem(node, "connected system '" + system.id() + "' is defined twice");
       }

@@ -24,6 +24,11 @@ class NodeReading {
     this.problems = problems;
   }
 
+  /** Where problems go, for a reader of a part of this node. */
+  Problems problems() {
+    return problems;
+  }
+
   /** Records a problem at the node's line (the file as a whole when there is no node). */
   void problem(ConfigNode at, String message) {
     problems.at(at == null ? 0 : at.line(), "", message);

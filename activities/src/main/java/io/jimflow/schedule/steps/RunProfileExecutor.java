@@ -1,5 +1,7 @@
 package io.jimflow.schedule.steps;
 
+import io.jimflow.schedule.PreviewRequest;
+import io.jimflow.schedule.SchedulePreview;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,6 +32,14 @@ public interface RunProfileExecutor {
    * system by its name, and the metaverse for a synchronisation. Without a data plane, the system
    * as the step names it.
    */
+  /**
+   * Runs the definition's imports and synchronisations in preview mode: what they would change,
+   * with nothing changed.
+   */
+  default SchedulePreview preview(PreviewRequest request, StepProgress progress) {
+    throw new UnsupportedOperationException("this worker has no data plane to preview");
+  }
+
   default List<String> resources(String connectedSystem, String runProfile) {
     return List.of(connectedSystem);
   }

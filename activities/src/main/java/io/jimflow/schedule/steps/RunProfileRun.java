@@ -1,5 +1,6 @@
 package io.jimflow.schedule.steps;
 
+import io.jimflow.schedule.ApprovalDecision;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 
 /**
@@ -7,6 +8,7 @@ import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
  *
  * @param executionId the schedule execution's workflow id
  * @param attempt the step activity's attempt number, starting at 1
+ * @param approval a person's decision on the run's threshold hold (null: none)
  */
 public record RunProfileRun(
     String connectedSystem,
@@ -16,4 +18,27 @@ public record RunProfileRun(
     int stepIndex,
     String stepName,
     Initiator initiator,
-    int attempt) {}
+    int attempt,
+    ApprovalDecision approval) {
+
+  public RunProfileRun(
+      String connectedSystem,
+      String runProfile,
+      String executionId,
+      String scheduleId,
+      int stepIndex,
+      String stepName,
+      Initiator initiator,
+      int attempt) {
+    this(
+        connectedSystem,
+        runProfile,
+        executionId,
+        scheduleId,
+        stepIndex,
+        stepName,
+        initiator,
+        attempt,
+        null);
+  }
+}

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jimflow.connector.ConnectorException;
 import io.jimflow.connector.ImportRow;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,6 +65,69 @@ class CsvConnectorTest {
                       .containsExactlyInAnyOrderEntriesOf(
                           Map.of("employeeId", "E1", "name", "Zoë")));
     }
+  }
+
+  @Test
+  void bytesNotValidInTheEncodingMakeThatRowAnErrorNeverAReplacementCharacter() throws IOException {
+    Path hr = dir.resolve("latin.csv");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.writeBytes("employeeId,name\nE1,Ada\n".getBytes(StandardCharsets.UTF_8));
+    // "Zoë" as ISO-8859-1 writes it: 0xEB alone is not UTF-8.
+    bytes.writeBytes(new byte[] {'E', '2', ',', 'Z', 'o', (byte) 0xEB, '\n'});
+    bytes.writeBytes("E3,Cy \uFFFD\nE4,Dee\n".getBytes(StandardCharsets.UTF_8));
+    Files.write(hr, bytes.toByteArray());
+
+    try (CsvObjectReader reader = CsvObjectReader.open(hr, "employeeId", CsvSettings.DEFAULT)) {
+      List<ImportRow> rows = readAll(reader, 10);
+      assertThat(rows)
+          .extracting(ImportRow::errorType)
+          .containsExactly(null, "InvalidBytes", "InvalidBytes", null);
+      assertThat(rows.get(1).reference()).isEqualTo("latin.csv line 3");
+      assertThat(rows.get(1).errorMessage())
+          .startsWith("latin.csv line 3: name holds bytes that are not valid UTF-8");
+      assertThat(rows.get(2).reference()).isEqualTo("latin.csv line 4");
+      assertThat(rows)
+          .allSatisfy(r -> assertThat(String.valueOf(r.attributes())).doesNotContain("\uFFFD"));
+    }
+
+    CsvSettings latin1 = new CsvSettings(',', StandardCharsets.ISO_8859_1);
+    try (CsvObjectReader reader = CsvObjectReader.open(hr, "employeeId", latin1)) {
+      assertThat(readAll(reader, 10).get(1).attributes()).containsEntry("name", "Zoë");
+    }
+  }
+
+  @Test
+  void aHeaderWithBytesNotValidInTheEncodingRefusesTheFile() throws IOException {
+    Path hr = dir.resolve("header.csv");
+    Files.write(hr, new byte[] {'i', 'd', ',', 'n', (byte) 0xE9, '\n', 'E', '1', ',', 'x', '\n'});
+
+    assertThatThrownBy(() -> CsvObjectReader.open(hr, "id", CsvSettings.DEFAULT))
+        .isInstanceOf(ConnectorException.class)
+        .hasMessageContaining("line 1 (the header) holds bytes that are not valid UTF-8");
+  }
+
+  @Test
+  void aFileIsWrittenInItsEncodingAndACharacterItCannotHoldFailsTheWrite() throws IOException {
+    Path out = dir.resolve("out.csv");
+    CsvSettings latin1 = new CsvSettings(',', StandardCharsets.ISO_8859_1);
+    try (CsvFileWriter writer = CsvFileWriter.create(out, List.of("id", "name"), latin1)) {
+      writer.write(Map.of("id", "E1", "name", "Zoë"));
+      writer.commit();
+    }
+    assertThat(Files.readAllBytes(out))
+        .isEqualTo("id,name\nE1,Zo\u00EB\n".getBytes(StandardCharsets.ISO_8859_1));
+
+    Path other = dir.resolve("other.csv");
+    assertThatThrownBy(
+            () -> {
+              try (CsvFileWriter writer =
+                  CsvFileWriter.create(other, List.of("id", "name"), latin1)) {
+                writer.write(Map.of("id", "E1", "name", "Łukasz"));
+                writer.commit();
+              }
+            })
+        .isInstanceOf(ConnectorException.class);
+    assertThat(other).doesNotExist();
   }
 
   @Test

@@ -92,6 +92,101 @@ class DataPlaneConfigLoaderTest {
   }
 
   @Test
+  void anEncodingAndStopAfterErrorsAreCheckedWhereTheyAreWritten() {
+    String yaml =
+        """
+        connectedSystems:
+          - id: hr
+            connector: csv
+            settings: {encoding: latin-9000}
+            objectTypes:
+              - {name: person, anchor: employeeId, attributes: [employeeId]}
+            runProfiles:
+              - {id: imp, runType: FullImport, file: hr.csv, stopAfterErrors: 0}
+              - {id: imp2, runType: FullImport, file: hr.csv, stopAfterErrors: many}
+          - id: fr
+            connector: csv
+            settings: {encoding: windows-1252}
+            objectTypes:
+              - {name: person, anchor: employeeId, attributes: [employeeId]}
+            runProfiles:
+              - {id: imp, runType: FullImport, file: fr.csv, stopAfterErrors: 25}
+              - {id: imp2, runType: FullImport, file: fr.csv}
+        """;
+
+    ConfigException error =
+        catchThrowableOfType(ConfigException.class, () -> loader.parse("cs.yaml", yaml));
+
+    assertThat(error.problems())
+        .extracting(ConfigProblem::toString)
+        .containsExactlyInAnyOrder(
+            "cs.yaml:4: connected system 'hr': unknown encoding 'latin-9000' (e.g. UTF-8, ISO-8859-1, windows-1252)",
+            "cs.yaml:8: connected system 'hr', run profile 'imp': stopAfterErrors must be between 1 and 10000000, not 0",
+            "cs.yaml:9: connected system 'hr', run profile 'imp2': stopAfterErrors must be a whole number, not 'many'");
+
+    DataPlaneConfig fine =
+        loader.parse(
+            "cs.yaml",
+            yaml.substring(yaml.indexOf("  - id: fr"))
+                .replace("  - id: fr", "connectedSystems:\n  - id: fr"));
+    ConnectedSystemConfig fr = fine.system("fr").orElseThrow();
+    assertThat(fr.encoding().name()).isEqualTo("windows-1252");
+    assertThat(fr.runProfile("imp").orElseThrow().stopAfterErrors()).isEqualTo(25);
+    assertThat(fr.runProfile("imp2").orElseThrow().stopAfterErrors())
+        .isEqualTo(RunProfileConfig.DEFAULT_STOP_AFTER_ERRORS);
+  }
+
+  @Test
+  void thresholdsHaveDefaultsAGlobalDefaultAndASystemsOwnAndAreChecked() {
+    String yaml =
+        """
+        thresholds:
+          exportDeletions: {count: 100}
+        connectedSystems:
+          - id: hr
+            connector: csv
+            objectTypes:
+              - {name: person, anchor: employeeId, attributes: [employeeId]}
+          - id: dir
+            connector: csv
+            thresholds:
+              exportDeletions: {share: 2.5%}
+              importAbsent: {count: 50, share: 0.2}
+              approvalTimeout: PT2H
+            objectTypes:
+              - {name: person, anchor: employeeId, attributes: [employeeId]}
+        """;
+
+    DataPlaneConfig config = loader.parse("cs.yaml", yaml);
+
+    SafetyThresholds hr = config.system("hr").orElseThrow().thresholds();
+    assertThat(hr.exportDeletions()).isEqualTo(new Threshold(100, 0.10));
+    assertThat(hr.exportUpdates()).isEqualTo(SafetyThresholds.DEFAULTS.exportUpdates());
+    SafetyThresholds dir = config.system("dir").orElseThrow().thresholds();
+    assertThat(dir.exportDeletions()).isEqualTo(new Threshold(100, 0.025));
+    assertThat(dir.importAbsent()).isEqualTo(new Threshold(50, 0.2));
+    assertThat(dir.approvalTimeout()).isEqualTo(Duration.ofHours(2));
+    assertThat(hr.approvalTimeout()).isEqualTo(Duration.ofHours(24));
+
+    ConfigException error =
+        catchThrowableOfType(
+            ConfigException.class,
+            () ->
+                loader.parse(
+                    "cs.yaml",
+                    yaml.replace("{count: 100}", "{count: -1, share: 120%}")
+                        .replace("2.5%", "lots")
+                        .replace("PT2H", "P90D")));
+    assertThat(error.problems())
+        .extracting(ConfigProblem::toString)
+        .containsExactlyInAnyOrder(
+            "cs.yaml:2: the default exportDeletions: count must be between 0 and 1000000000, not -1",
+            "cs.yaml:2: the default exportDeletions: share must be between 0% and 100%, not 120%",
+            "cs.yaml:11: connected system 'dir' exportDeletions: share must be a percentage such as 10%, not 'lots'",
+            "cs.yaml:13: connected system 'dir': approvalTimeout must be between PT1M and P30D, not P90D");
+  }
+
+  @Test
   void invalidYamlIsReportedWithItsLine() {
     assertThatThrownBy(() -> loader.parse("cs.yaml", "connectedSystems:\n  - id: [hr\n"))
         .isInstanceOf(ConfigException.class)
