@@ -54,8 +54,9 @@ if [ ! -f truststore.p12 ] && command -v keytool >/dev/null; then
     -storetype PKCS12 -storepass changeit >/dev/null 2>&1
   echo "make-dev-ca: wrote $dir/truststore.p12"
 fi
-# The containers run as their own users: certificates and keys must be readable to them.
+# Certificates are public; private keys are readable by their owner only (0600): the containers
+# that read them run as uid 1000 (docs/security.md: chown them to 1000 if yours differs).
 chmod 644 ./*.pem
-chmod 600 ca-key.pem
+chmod 600 ./*-key.pem
 [ -f truststore.p12 ] && chmod 644 truststore.p12
 exit 0

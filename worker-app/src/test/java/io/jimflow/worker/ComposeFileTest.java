@@ -11,20 +11,223 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * The production compose file is valid without a Docker engine: {@code docker-compose config -q}
- * (Debian's docker-compose, installed by .ci/run) checks it against the Compose schema.
+ * (Debian's docker-compose, installed by .ci/run) checks it against the Compose schema. The stack
+ * is closed by default, checked everywhere by parsing the files: no port published without a host
+ * address, no service running as root, no secret both a step can name and the system uses.
  */
 class ComposeFileTest {
 
   private final Path home = TemporalCli.projectHome().orElseThrow();
   private final Path composeFile = home.resolve("docker-compose.yml");
+
+  /**
+   * Services allowed to run as root, and why. None must: PostgreSQL runs as the image's own {@code
+   * postgres} user (a new data volume is created owned by it), Temporal, its UI and Prometheus as
+   * their images' users, jimflow's services as the worker image's {@code jimflow}.
+   */
+  private static final Map<String, String> MAY_RUN_AS_ROOT = Map.of();
+
+  /** Services of the system itself (not running steps): every secret they mount is a system one. */
+  private static final Set<String> SYSTEM_SERVICES =
+      Set.of("postgresql", "temporal", "temporal-ui", "temporal-setup", "prometheus");
+
+  @Test
+  void theStackIsClosedByDefault() throws Exception {
+    Map<String, Map<String, Object>> services =
+        services(composeFile, home.resolve("docker-compose.tls.yml"));
+
+    assertThat(services).containsKeys("postgresql", "temporal", "worker", "prometheus");
+    assertThat(closedByDefaultProblems(services)).isEmpty();
+    assertThat(published(services))
+        .as("only what an operator reaches: the CLI, the UI, the codec server, Prometheus")
+        .containsExactlyInAnyOrder(
+            "temporal 7233", "temporal-ui 8233", "codec-server 8081", "prometheus 9090");
+  }
+
+  @Test
+  void anOpenPortARootServiceOrASharedSecretIsFound() {
+    Map<String, Map<String, Object>> services =
+        parse(
+            """
+            services:
+              temporal:
+                user: temporal
+                secrets: [postgres-password]
+                ports: ["7233:7233", "${X:-0.0.0.0}:8233:8080", "127.0.0.1:1:1"]
+              ui:
+                ports: [{target: 8080, published: 8080}]
+              shell:
+                user: "0:0"
+              worker:
+                user: jimflow
+                environment:
+                  JIMFLOW_SECRETS_DIR: /run/secrets
+                  JIMFLOW_PAYLOAD_ENCRYPTION_KEYS_FILE: /run/secrets/payload-keys
+                secrets: [payload-keys, postgres-password, directory-password]
+            """);
+
+    assertThat(closedByDefaultProblems(services))
+        .containsExactlyInAnyOrder(
+            "temporal publishes 7233:7233 on every interface",
+            "temporal publishes ${X:-0.0.0.0}:8233:8080 on every interface",
+            "ui publishes {target=8080, published=8080} on every interface",
+            "ui runs as root",
+            "shell runs as root",
+            "worker lets steps name the system secret payload-keys",
+            "worker lets steps name the system secret postgres-password");
+  }
+
+  /** What is wrong with {@code services} against a stack closed by default. */
+  static List<String> closedByDefaultProblems(Map<String, Map<String, Object>> services) {
+    List<String> problems = new ArrayList<>();
+    Set<String> systemSecrets = new LinkedHashSet<>();
+    services.forEach(
+        (name, service) -> {
+          for (Object port : list(service.get("ports"))) {
+            if (!onLoopback(port)) {
+              problems.add(name + " publishes " + port + " on every interface");
+            }
+          }
+          String user = String.valueOf(service.getOrDefault("user", "")).split(":")[0];
+          if ((user.isBlank() || user.equals("0") || user.equals("root"))
+              && !MAY_RUN_AS_ROOT.containsKey(name)) {
+            problems.add(name + " runs as root");
+          }
+          Map<String, String> secrets = secretTargets(service);
+          if (SYSTEM_SERVICES.contains(name)) {
+            systemSecrets.addAll(secrets.keySet());
+          }
+          environment(service)
+              .forEach(
+                  (key, value) ->
+                      secrets.forEach(
+                          (secret, target) -> {
+                            if (key.endsWith("_FILE") && value.equals(target)) {
+                              systemSecrets.add(secret);
+                            }
+                          }));
+        });
+    services.forEach(
+        (name, service) -> {
+          String stepSecrets = environment(service).get("JIMFLOW_SECRETS_DIR");
+          if (stepSecrets != null) {
+            secretTargets(service)
+                .forEach(
+                    (secret, target) -> {
+                      if (target.startsWith(stepSecrets + "/") && systemSecrets.contains(secret)) {
+                        problems.add(name + " lets steps name the system secret " + secret);
+                      }
+                    });
+          }
+        });
+    return problems;
+  }
+
+  /** A published port bound to a host address that defaults to loopback. */
+  private static boolean onLoopback(Object port) {
+    String host;
+    if (port instanceof Map<?, ?> map) {
+      host = String.valueOf(map.containsKey("host_ip") ? map.get("host_ip") : "");
+    } else {
+      String spec = String.valueOf(port);
+      if (spec.startsWith("${")) {
+        int end = spec.indexOf('}');
+        host = spec.substring(0, end + 1);
+        spec = spec.substring(end + 1);
+        if (!spec.startsWith(":")) {
+          return false;
+        }
+      } else {
+        int colons = spec.length() - spec.replace(":", "").length();
+        host = colons >= 2 ? spec.substring(0, spec.indexOf(':')) : "";
+      }
+    }
+    Matcher variable = Pattern.compile("\\$\\{[A-Z_]+:-(.*)}").matcher(host);
+    String address = variable.matches() ? variable.group(1) : host;
+    return Set.of("127.0.0.1", "::1", "[::1]", "localhost").contains(address);
+  }
+
+  /** "service port" of every published port. */
+  private static List<String> published(Map<String, Map<String, Object>> services) {
+    List<String> published = new ArrayList<>();
+    services.forEach(
+        (name, service) -> {
+          for (Object port : list(service.get("ports"))) {
+            String[] parts = String.valueOf(port).replaceFirst("^\\$\\{[^}]*}", "").split(":");
+            published.add(name + " " + parts[parts.length - 2]);
+          }
+        });
+    return published;
+  }
+
+  /** Secret name to the path it is mounted at. */
+  private static Map<String, String> secretTargets(Map<String, Object> service) {
+    Map<String, String> targets = new LinkedHashMap<>();
+    for (Object secret : list(service.get("secrets"))) {
+      if (secret instanceof Map<?, ?> map) {
+        String source = String.valueOf(map.get("source"));
+        String target = map.containsKey("target") ? String.valueOf(map.get("target")) : source;
+        targets.put(source, target.startsWith("/") ? target : "/run/secrets/" + target);
+      } else {
+        targets.put(String.valueOf(secret), "/run/secrets/" + secret);
+      }
+    }
+    return targets;
+  }
+
+  private static Map<String, String> environment(Map<String, Object> service) {
+    Map<String, String> environment = new LinkedHashMap<>();
+    Object declared = service.get("environment");
+    if (declared instanceof Map<?, ?> map) {
+      map.forEach((k, v) -> environment.put(String.valueOf(k), String.valueOf(v)));
+    } else {
+      for (Object entry : list(declared)) {
+        String[] kv = String.valueOf(entry).split("=", 2);
+        environment.put(kv[0], kv.length > 1 ? kv[1] : "");
+      }
+    }
+    return environment;
+  }
+
+  private static List<?> list(Object value) {
+    return value instanceof List<?> l ? l : List.of();
+  }
+
+  /** The services of {@code files} layered in order (an overlay's keys replace the base's). */
+  private static Map<String, Map<String, Object>> services(Path... files) throws Exception {
+    Map<String, Map<String, Object>> services = new LinkedHashMap<>();
+    for (Path file : files) {
+      parse(Files.readString(file))
+          .forEach(
+              (name, service) ->
+                  services.computeIfAbsent(name, n -> new LinkedHashMap<>()).putAll(service));
+    }
+    return services;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Map<String, Object>> parse(String yaml) {
+    Map<String, Object> root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
+    Map<String, Map<String, Object>> services = new LinkedHashMap<>();
+    ((Map<String, Object>) root.get("services"))
+        .forEach((name, service) -> services.put(name, (Map<String, Object>) service));
+    return services;
+  }
 
   @Test
   void theComposeFileIsValid() throws Exception {
@@ -57,7 +260,7 @@ class ComposeFileTest {
     assertThat(compose)
         .doesNotContainPattern("(?i)(PASSWORD|PWD|TOKEN|KEYS?):[ \\t]*[\"']?[A-Za-z0-9]")
         .contains("POSTGRES_PASSWORD_FILE: /run/secrets/postgres-password")
-        .contains("JIMFLOW_STORE_PASSWORD_FILE: /run/secrets/postgres-password")
+        .contains("JIMFLOW_STORE_PASSWORD_FILE: /run/secrets/store-password")
         .contains("JIMFLOW_PAYLOAD_ENCRYPTION_KEYS_FILE: /run/secrets/payload-keys")
         .contains("TEMPORAL_CODEC_ENDPOINT:");
     assertThat(home.resolve(".env.example")).exists();
@@ -77,7 +280,9 @@ class ComposeFileTest {
         .contains("JIMFLOW_DIRECTORY_URL: ${JIMFLOW_DIRECTORY_URL:-ldap://directory:10389}")
         .contains("JIMFLOW_SECRETS_DIR: /run/secrets")
         .contains("  directory-password:\n    file: ./secrets/directory-password")
-        .containsPattern("(?s)\n  worker: &worker\n.*?      - directory-password\n");
+        .containsPattern(
+            "(?s)\n  worker: &worker\n.*?      - source: directory-password\n"
+                + "        target: /run/step-secrets/directory-password\n");
     assertThat(secrets).contains("\"$dir/directory-password\"");
   }
 

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +66,16 @@ class DevCaScriptTest {
       }
       assertThat(trust.isCertificateEntry("jimflow-dev-ca")).isTrue();
     }
+
+    for (String key : List.of("ca", "temporal", "codec-server", "client")) {
+      assertThat(
+              PosixFilePermissions.toString(
+                  Files.getPosixFilePermissions(dir.resolve(key + "-key.pem"))))
+          .as("%s-key.pem readable by its owner only", key)
+          .isEqualTo("rw-------");
+    }
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("ca.pem"))))
+        .isEqualTo("rw-r--r--");
 
     String again = run(home.resolve("scripts/make-dev-ca.sh").toString(), dir.toString());
     assertThat(again).as("a second run keeps what exists").doesNotContain("wrote");
