@@ -7,7 +7,7 @@ import io.jimflow.connector.ldap.LdapExports;
 import io.jimflow.connector.ldap.LdapObjects;
 import io.jimflow.connector.ldap.LdapSettings;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
-import io.jimflow.secrets.Secrets;
+import io.jimflow.secrets.activities.Secrets;
 import io.jimflow.store.ChangeType;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.PendingExportRow;

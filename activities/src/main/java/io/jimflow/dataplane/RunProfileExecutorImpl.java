@@ -21,7 +21,7 @@ import io.jimflow.schedule.steps.RunProfileExecutor;
 import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.schedule.steps.StepProgress;
-import io.jimflow.secrets.Secrets;
+import io.jimflow.secrets.activities.Secrets;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.NewRunRecord;
 import io.jimflow.store.Repositories;

@@ -15,7 +15,7 @@ import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.schedule.steps.StepProgress;
-import io.jimflow.secrets.Secrets;
+import io.jimflow.secrets.activities.Secrets;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.PendingExports;
 import io.jimflow.store.PreviewStore;

@@ -25,7 +25,7 @@ import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
-import io.jimflow.secrets.WorkerSecrets;
+import io.jimflow.secrets.activities.WorkerSecrets;
 import io.jimflow.store.RunRecords.StoredRunItem;
 import io.jimflow.store.Store;
 import io.jimflow.store.TestStores;

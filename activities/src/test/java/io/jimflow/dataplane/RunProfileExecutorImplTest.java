@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
 import io.jimflow.maintenance.SystemOperation;
-import io.jimflow.maintenance.SystemOperations;
+import io.jimflow.maintenance.activities.SystemOperations;
 import io.jimflow.schedule.ApprovalDecision;
 import io.jimflow.schedule.PreviewRequest;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;

@@ -1,16 +1,18 @@
 package io.jimflow.cli;
 
+import io.jimflow.cli.shared.ClientFactory;
+import io.jimflow.cli.shared.ConnectionOptions;
 import picocli.CommandLine;
 
 /**
  * Creates command objects (and their mixins) as picocli does, giving the {@link ConnectionOptions}
  * of commands that talk to Temporal the {@link ClientFactory} to connect with.
  */
-final class CliFactory implements CommandLine.IFactory {
+public final class CliFactory implements CommandLine.IFactory {
 
   private final ClientFactory clients;
 
-  CliFactory(ClientFactory clients) {
+  public CliFactory(ClientFactory clients) {
     this.clients = clients;
   }
 

@@ -12,7 +12,7 @@ import java.util.logging.Logger;
  * <p>The CLI logs through SLF4J's simple provider, which reads these settings when the first logger
  * is made; a {@code -Dorg.slf4j.simpleLogger...} setting given on the command line wins.
  */
-final class CliLogging {
+public final class CliLogging {
 
   private static final Map<String, String> SETTINGS =
       Map.of(
@@ -29,7 +29,7 @@ final class CliLogging {
 
   private CliLogging() {}
 
-  static void quiet() {
+  public static void quiet() {
     SETTINGS.forEach(
         (key, value) -> {
           if (System.getProperty(key) == null) {

@@ -1,5 +1,8 @@
 package io.jimflow.cli;
 
+import io.jimflow.cli.shared.ClientFactory;
+import io.jimflow.cli.shared.ExitCodes;
+import io.jimflow.cli.shared.FailureReport;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -28,9 +31,9 @@ import picocli.CommandLine.Command;
     subcommands = CommandLine.HelpCommand.class)
 public class JimflowCli {
 
-  public static final int OK = 0;
-  public static final int ENDED_BADLY = 1;
-  public static final int BAD_INPUT = 2;
+  public static final int OK = ExitCodes.OK;
+  public static final int ENDED_BADLY = ExitCodes.ENDED_BADLY;
+  public static final int BAD_INPUT = ExitCodes.BAD_INPUT;
 
   public static CommandLine commandLine() {
     return commandLine(io.jimflow.client.JimflowClient::connect);
@@ -45,7 +48,7 @@ public class JimflowCli {
    * The command line for one invocation: only the commands that {@code args} name are built in full
    * (see {@link CommandTree}).
    */
-  static CommandLine commandLine(ClientFactory clients, String... args) {
+  public static CommandLine commandLine(ClientFactory clients, String... args) {
     Set<String> named = new HashSet<>(Arrays.asList(args));
     return commandLine(clients, named::contains);
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jimflow.cli.output.Json;
 import io.jimflow.client.ConnectionSettings;
 import io.jimflow.client.ExecutionEndedException;
 import io.jimflow.client.JimflowClient;

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.lang.ArchRule;
@@ -20,6 +21,8 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -84,6 +87,43 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAPackage(CONFIG)
         .check(WORKFLOWS);
+  }
+
+  /**
+   * One package, one module: a package name is declared in the main code of one module only, so the
+   * package alone says where a class is (a capability's contract in {@code io.jimflow.<name>}, its
+   * activities in {@code io.jimflow.<name>.activities}).
+   */
+  @Test
+  void noPackageIsDeclaredInTwoModules() {
+    Map<String, Set<String>> modulesByPackage = new TreeMap<>();
+    Map<String, JavaClasses> modules =
+        Map.of(
+            "workflows",
+            WORKFLOWS,
+            "activities",
+            ACTIVITIES,
+            "starter",
+            STARTER,
+            "worker-app",
+            WORKER);
+    modules.forEach(
+        (module, classes) ->
+            classes.forEach(
+                c ->
+                    modulesByPackage
+                        .computeIfAbsent(c.getPackageName(), p -> new TreeSet<>())
+                        .add(module)));
+    assertThat(modulesByPackage)
+        .as("the rule sees the packages of every module")
+        .containsKeys(
+            "io.jimflow.schedule",
+            "io.jimflow.schedule.activities",
+            "io.jimflow.cli",
+            "io.jimflow.worker");
+    assertThat(modulesByPackage)
+        .as("packages declared in more than one module")
+        .allSatisfy((pkg, in) -> assertThat(in).as(pkg).hasSize(1));
   }
 
   @Test

@@ -14,10 +14,9 @@ import java.util.stream.Collectors;
 /**
  * The compiled main classes of each module, imported once for all architecture tests of a run.
  *
- * <p>Each module is imported alone: some package names exist in two modules (the workflows' {@code
- * maintenance} holds the workflows, the activities' {@code maintenance} their implementations), so
- * rules that go by package name must look at one module at a time, and rules between modules go by
- * class, through {@link #in}.
+ * <p>Each module is imported alone, so rules can name the module they hold for; rules between
+ * modules go by class, through {@link #in}. No package is declared in two modules ({@link
+ * ArchitectureTest#noPackageIsDeclaredInTwoModules}).
  */
 final class Modules {
 

@@ -166,17 +166,23 @@ class PackageDependenciesTest {
 
   @Test
   void theActivitiesSecretsStandAlone() {
-    mayUse(ACTIVITIES, "secrets");
+    mayUse(ACTIVITIES, "secrets.activities");
   }
 
   @Test
   void stepRunnersUseSecretsSqlScriptTransactionsAndTheConfigurationReader() {
-    mayUse(ACTIVITIES, "schedule.steps", "secrets", "store.sqlscript", "config.tree");
+    mayUse(ACTIVITIES, "schedule.steps", "secrets.activities", "store.sqlscript", "config.tree");
   }
 
   @Test
   void stepActivitiesUseTheStepRunnersSecretsTheStoreAndTheMetrics() {
-    mayUse(ACTIVITIES, "schedule", "schedule.steps", "secrets", "store", "metrics");
+    mayUse(
+        ACTIVITIES,
+        "schedule.activities",
+        "schedule.steps",
+        "secrets.activities",
+        "store",
+        "metrics");
   }
 
   @Test
@@ -186,12 +192,12 @@ class PackageDependenciesTest {
 
   @Test
   void runRecordsAreReadFromTheStore() {
-    mayUse(ACTIVITIES, "runrecords", "store");
+    mayUse(ACTIVITIES, "runrecords.activities", "store");
   }
 
   @Test
   void resourceActivitiesAskTheRunProfileExecutor() {
-    mayUse(ACTIVITIES, "resource", "schedule.steps");
+    mayUse(ACTIVITIES, "resource.activities", "schedule.steps");
   }
 
   @Test
@@ -210,19 +216,19 @@ class PackageDependenciesTest {
         "connector.ldap",
         "sync",
         "store",
-        "secrets",
+        "secrets.activities",
         "schedule.steps",
         "metrics");
   }
 
   @Test
   void maintenanceWorksThroughTheStore() {
-    mayUse(ACTIVITIES, "maintenance", "store", "sync", "metrics");
+    mayUse(ACTIVITIES, "maintenance.activities", "store", "sync", "metrics");
   }
 
   @Test
   void exampleDataIsWrittenWithoutHelp() {
-    mayUse(ACTIVITIES, "exampledata", "files");
+    mayUse(ACTIVITIES, "exampledata.activities", "files");
   }
 
   @Test
@@ -232,12 +238,12 @@ class PackageDependenciesTest {
 
   @Test
   void workItemActivitiesStandAlone() {
-    mayUse(ACTIVITIES, "workitem");
+    mayUse(ACTIVITIES, "workitem.activities");
   }
 
   @Test
   void workItemKindsPlugIntoTheWorkItemActivities() {
-    mayUse(ACTIVITIES, "workitem.kinds", "workitem", "files");
+    mayUse(ACTIVITIES, "workitem.kinds", "workitem.activities", "files");
   }
 
   // starter
@@ -258,8 +264,61 @@ class PackageDependenciesTest {
   }
 
   @Test
-  void theCliUsesTheClientTheSchedulesFilesAndJimflowHome() {
-    mayUse(STARTER, "cli", "client", "schedule.deploy", "schedule.file", "config", "config.tree");
+  void theCliStartsAnInvocationWithTheCommandGroups() {
+    mayUse(STARTER, "cli", "cli..", "client", "config");
+  }
+
+  /** A group per entry of {@code jimflow --help}; the groups do not use each other or the root. */
+  @Test
+  void commandGroupsBuildOnTheSharedCommandsAndOutputOnly() {
+    for (String group :
+        List.of(
+            "cli.setup",
+            "cli.schedules",
+            "cli.start",
+            "cli.executions",
+            "cli.items",
+            "cli.systems",
+            "cli.housekeeping",
+            "cli.data",
+            "cli.runs",
+            "cli.preview")) {
+      mayUse(STARTER, group, COMMAND_GROUPS_USE);
+    }
+  }
+
+  @Test
+  void theDemoAppliesAndStartsItsSchedulesAsSchedulesApplyAndStartDo() {
+    mayUse(STARTER, "cli.demo", concat(COMMAND_GROUPS_USE, "cli.schedules", "cli.start"));
+  }
+
+  @Test
+  void theSharedCommandsWriteTheOutputAndMapTheClientsFailures() {
+    mayUse(STARTER, "cli.shared", "cli.output", "client", "schedule.deploy", "config.tree");
+  }
+
+  @Test
+  void theOutputFormatsStandAlone() {
+    mayUse(STARTER, "cli.output");
+  }
+
+  @Test
+  void theClassDataTrainingRunsTheCli() {
+    mayUse(STARTER, "cli.training", "cli", "client", "config");
+  }
+
+  private static final String[] COMMAND_GROUPS_USE = {
+    "cli.shared",
+    "cli.output",
+    "client",
+    "schedule.deploy",
+    "schedule.file",
+    "config",
+    "config.tree"
+  };
+
+  private static String[] concat(String[] packages, String... more) {
+    return Stream.concat(Arrays.stream(packages), Arrays.stream(more)).toArray(String[]::new);
   }
 
   // worker-app
@@ -361,23 +420,41 @@ class PackageDependenciesTest {
             "connector.ldap",
             "dataplane",
             "dataplane.config",
-            "exampledata",
+            "exampledata.activities",
             "files",
-            "maintenance",
+            "maintenance.activities",
             "metrics",
-            "resource",
-            "runrecords",
-            "schedule",
+            "resource.activities",
+            "runrecords.activities",
+            "schedule.activities",
             "schedule.steps",
-            "secrets",
+            "secrets.activities",
             "store",
             "store.sqlscript",
             "sync",
-            "workitem",
+            "workitem.activities",
             "workitem.kinds");
     assertThat(packages(STARTER))
         .as("packages of starter that have a rule here")
-        .isSubsetOf("cli", "client", "schedule.deploy", "schedule.file");
+        .isSubsetOf(
+            "cli",
+            "cli.data",
+            "cli.demo",
+            "cli.executions",
+            "cli.housekeeping",
+            "cli.items",
+            "cli.output",
+            "cli.preview",
+            "cli.runs",
+            "cli.schedules",
+            "cli.setup",
+            "cli.shared",
+            "cli.start",
+            "cli.systems",
+            "cli.training",
+            "client",
+            "schedule.deploy",
+            "schedule.file");
     assertThat(packages(WORKER))
         .as("packages of worker-app that have a rule here")
         .isSubsetOf(
@@ -428,7 +505,7 @@ class PackageDependenciesTest {
 
   @Test
   void onlyTheCliParsesCommandLines() {
-    onlyIn(STARTER, "picocli..", "cli");
+    onlyIn(STARTER, "picocli..", "cli..");
   }
 
   @Test

@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 public class WorkItemWorkflowImpl implements WorkItemWorkflow {
 
   /** How often a waiting item looks whether its predecessor has ended. */
-  static final Duration PREDECESSOR_POLL = Duration.ofSeconds(10);
+  public static final Duration PREDECESSOR_POLL = Duration.ofSeconds(10);
 
   /**
    * Pause before a queued run is offered again after its attempt ended without claiming the item.

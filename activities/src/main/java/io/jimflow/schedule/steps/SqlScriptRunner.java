@@ -4,7 +4,7 @@ import io.jimflow.schedule.ExecutablePaths;
 import io.jimflow.schedule.StepDefinition.SqlScriptStep;
 import io.jimflow.schedule.StepFailures;
 import io.jimflow.secrets.SecretReference;
-import io.jimflow.secrets.Secrets;
+import io.jimflow.secrets.activities.Secrets;
 import io.jimflow.store.sqlscript.SqlScriptFailure;
 import io.jimflow.store.sqlscript.SqlScriptTransaction;
 import io.temporal.client.ActivityCompletionException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.jimflow.schedule.StepDefinition.SqlScriptStep;
 import io.jimflow.schedule.StepFailures;
-import io.jimflow.secrets.WorkerSecrets;
+import io.jimflow.secrets.activities.WorkerSecrets;
 import io.jimflow.testing.TestPostgres;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jimflow.files.FileRoots;
-import io.jimflow.workitem.WorkItemRunOutcome;
+import io.jimflow.workitem.activities.WorkItemRunOutcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

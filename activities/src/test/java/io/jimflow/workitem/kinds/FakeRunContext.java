@@ -1,6 +1,6 @@
 package io.jimflow.workitem.kinds;
 
-import io.jimflow.workitem.WorkItemRunContext;
+import io.jimflow.workitem.activities.WorkItemRunContext;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jimflow.files.FileRoots;
-import io.jimflow.workitem.WorkItemFinishedContext;
-import io.jimflow.workitem.WorkItemRunOutcome;
 import io.jimflow.workitem.WorkItemState;
+import io.jimflow.workitem.activities.WorkItemFinishedContext;
+import io.jimflow.workitem.activities.WorkItemRunOutcome;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

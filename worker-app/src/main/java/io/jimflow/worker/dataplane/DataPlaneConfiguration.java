@@ -6,7 +6,7 @@ import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.schedule.steps.RunProfileExecutor;
 import io.jimflow.schedule.steps.UnconfiguredRunProfileExecutor;
-import io.jimflow.secrets.Secrets;
+import io.jimflow.secrets.activities.Secrets;
 import io.jimflow.store.Store;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,7 +1,7 @@
 package io.jimflow.worker.dev;
 
 import io.jimflow.secrets.SecretReference;
-import io.jimflow.secrets.WorkerSecrets;
+import io.jimflow.secrets.activities.WorkerSecrets;
 import io.temporal.failure.ApplicationFailure;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

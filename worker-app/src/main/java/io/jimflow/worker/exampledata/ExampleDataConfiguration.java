@@ -1,9 +1,9 @@
 package io.jimflow.worker.exampledata;
 
 import io.jimflow.config.JimflowHome;
-import io.jimflow.exampledata.CsvExampleDataWriter;
-import io.jimflow.exampledata.DataGenerationActivitiesImpl;
-import io.jimflow.exampledata.ExampleDataWriter;
+import io.jimflow.exampledata.activities.CsvExampleDataWriter;
+import io.jimflow.exampledata.activities.DataGenerationActivitiesImpl;
+import io.jimflow.exampledata.activities.ExampleDataWriter;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;

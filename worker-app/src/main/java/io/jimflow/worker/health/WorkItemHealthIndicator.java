@@ -1,6 +1,6 @@
 package io.jimflow.worker.health;
 
-import io.jimflow.workitem.RunawayHandlers;
+import io.jimflow.workitem.activities.RunawayHandlers;
 import java.util.List;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;

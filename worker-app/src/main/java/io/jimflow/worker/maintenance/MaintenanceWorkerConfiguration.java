@@ -1,9 +1,9 @@
 package io.jimflow.worker.maintenance;
 
 import io.jimflow.dataplane.config.DataPlaneConfig;
-import io.jimflow.maintenance.MaintenanceActivitiesImpl;
-import io.jimflow.maintenance.StoreMaintenance;
-import io.jimflow.maintenance.SystemOperations;
+import io.jimflow.maintenance.activities.MaintenanceActivitiesImpl;
+import io.jimflow.maintenance.activities.StoreMaintenance;
+import io.jimflow.maintenance.activities.SystemOperations;
 import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.store.MaintenanceRuns;
 import io.jimflow.store.Store;

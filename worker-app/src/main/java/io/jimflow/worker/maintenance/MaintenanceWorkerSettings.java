@@ -1,9 +1,9 @@
 package io.jimflow.worker.maintenance;
 
 import io.jimflow.maintenance.BatchPlan;
-import io.jimflow.maintenance.MaintenanceSettings;
 import io.jimflow.maintenance.MvoDeletionPolicy;
 import io.jimflow.maintenance.RetentionPolicy;
+import io.jimflow.maintenance.activities.MaintenanceSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

@@ -10,7 +10,7 @@ import io.jimflow.metrics.StoreGauges;
 import io.jimflow.metrics.TaskQueuePollers;
 import io.jimflow.schedule.NotificationWorkflow;
 import io.jimflow.store.Store;
-import io.jimflow.workitem.WorkItemCensus;
+import io.jimflow.workitem.activities.WorkItemCensus;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;

@@ -1,7 +1,7 @@
 package io.jimflow.worker.secrets;
 
-import io.jimflow.secrets.Secrets;
-import io.jimflow.secrets.WorkerSecrets;
+import io.jimflow.secrets.activities.Secrets;
+import io.jimflow.secrets.activities.WorkerSecrets;
 import io.jimflow.worker.dev.EmbeddedDirectory;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.jimflow.worker.workitem;
 
-import io.jimflow.workitem.WorkItemTimings;
+import io.jimflow.workitem.activities.WorkItemTimings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

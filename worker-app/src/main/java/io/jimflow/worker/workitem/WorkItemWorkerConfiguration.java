@@ -1,12 +1,12 @@
 package io.jimflow.worker.workitem;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jimflow.workitem.RunawayHandlers;
-import io.jimflow.workitem.TemporalWorkItemControl;
-import io.jimflow.workitem.WorkItemActivitiesImpl;
-import io.jimflow.workitem.WorkItemHandler;
-import io.jimflow.workitem.WorkItemHandlerRegistry;
-import io.jimflow.workitem.WorkItemManagerActivitiesImpl;
+import io.jimflow.workitem.activities.RunawayHandlers;
+import io.jimflow.workitem.activities.TemporalWorkItemControl;
+import io.jimflow.workitem.activities.WorkItemActivitiesImpl;
+import io.jimflow.workitem.activities.WorkItemHandler;
+import io.jimflow.workitem.activities.WorkItemHandlerRegistry;
+import io.jimflow.workitem.activities.WorkItemManagerActivitiesImpl;
 import io.jimflow.workitem.kinds.DirectorySnapshotHandler;
 import io.jimflow.workitem.kinds.LineCountHandler;
 import io.temporal.client.WorkflowClient;

@@ -2,7 +2,7 @@ package io.jimflow.worker.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jimflow.workitem.RunawayHandlers;
+import io.jimflow.workitem.activities.RunawayHandlers;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;

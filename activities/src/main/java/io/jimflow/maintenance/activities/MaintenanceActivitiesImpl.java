@@ -1,0 +1,377 @@
+package io.jimflow.maintenance.activities;
+
+import io.jimflow.maintenance.BatchPlan;
+import io.jimflow.maintenance.MaintenanceActivities;
+import io.jimflow.maintenance.MaintenanceKind;
+import io.jimflow.maintenance.MvoDeletionPolicy;
+import io.jimflow.maintenance.RetentionPolicy;
+import io.jimflow.maintenance.SystemOperation;
+import io.jimflow.maintenance.activities.ExecutionStates.ExecutionState;
+import io.jimflow.maintenance.activities.StrandedRecords.RunVerdict;
+import io.jimflow.metrics.JimflowMetrics;
+import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
+import io.jimflow.store.ExecutionRecords;
+import io.jimflow.store.MaintenanceRuns;
+import io.jimflow.store.RunRecord;
+import io.jimflow.store.RunRecords;
+import io.jimflow.store.RunStatus;
+import io.jimflow.store.Store;
+import io.jimflow.store.SystemHolds.Hold;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The maintenance activities against the store. Long work heartbeats after every committed batch
+ * (the SDK throttles the calls); since every batch is idempotent a retried attempt simply goes on,
+ * adding to the counts the lost attempt heartbeated.
+ */
+public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
+
+  private static final Logger log = LoggerFactory.getLogger(MaintenanceActivitiesImpl.class);
+
+  /** Records of each kind one sweep looks at; the next cycle takes the rest. */
+  static final int SWEEP_LIMIT = 500;
+
+  /** The failure type of a clear or delete on a worker that does not allow them. */
+  public static final String DESTRUCTIVE_TASKS_DISABLED = "DestructiveMaintenanceDisabled";
+
+  private final StoreMaintenance store;
+  private final Store db;
+  private final MaintenanceRuns runs;
+  private final SystemOperations operations;
+  private final MaintenanceSettings settings;
+  private final Predicate<String> configuredSystem;
+  private final boolean destructiveTasksEnabled;
+  private final ExecutionStates executionStates;
+  private final RunRecords runRecords;
+  private final ExecutionRecords executionRecords;
+  private final JimflowMetrics metrics;
+
+  /**
+   * @param configuredSystem whether the configuration defines a connected system (by id); a system
+   *     known to neither it nor the store is refused
+   * @param destructiveTasksEnabled whether this worker clears and deletes connected systems at all
+   *     ({@code jimflow.maintenance.destructive-tasks-enabled}); when not, such a task fails before
+   *     it touches anything, however it was started
+   */
+  public MaintenanceActivitiesImpl(
+      StoreMaintenance store,
+      MaintenanceRuns runs,
+      SystemOperations operations,
+      MaintenanceSettings settings,
+      Predicate<String> configuredSystem,
+      boolean destructiveTasksEnabled) {
+    this(
+        store,
+        runs,
+        operations,
+        settings,
+        configuredSystem,
+        destructiveTasksEnabled,
+        null,
+        Clock.systemUTC());
+  }
+
+  /**
+   * @param executionStates how the sweeper asks Temporal about executions; null for the client of
+   *     the activity's own worker
+   */
+  public MaintenanceActivitiesImpl(
+      StoreMaintenance store,
+      MaintenanceRuns runs,
+      SystemOperations operations,
+      MaintenanceSettings settings,
+      Predicate<String> configuredSystem,
+      boolean destructiveTasksEnabled,
+      ExecutionStates executionStates,
+      Clock clock) {
+    this(
+        store,
+        runs,
+        operations,
+        settings,
+        configuredSystem,
+        destructiveTasksEnabled,
+        executionStates,
+        clock,
+        JimflowMetrics.none());
+  }
+
+  /**
+   * @param metrics counts the stranded records the sweeper ends
+   */
+  public MaintenanceActivitiesImpl(
+      StoreMaintenance store,
+      MaintenanceRuns runs,
+      SystemOperations operations,
+      MaintenanceSettings settings,
+      Predicate<String> configuredSystem,
+      boolean destructiveTasksEnabled,
+      ExecutionStates executionStates,
+      Clock clock,
+      JimflowMetrics metrics) {
+    this.metrics = metrics;
+    this.executionStates = executionStates;
+    this.runRecords = new RunRecords(clock);
+    this.executionRecords = new ExecutionRecords(clock);
+    this.store = store;
+    this.db = store.store();
+    this.runs = runs;
+    this.operations = operations;
+    this.settings = settings;
+    this.configuredSystem = configuredSystem;
+    this.destructiveTasksEnabled = destructiveTasksEnabled;
+  }
+
+  @Override
+  public MvoDeletionResult deleteDueMvos(MvoDeletionRequest request) {
+    int cap =
+        badInput(
+            () -> MvoDeletionPolicy.maxPerCycle(request.maxMvos(), settings.maxMvosPerCycle()));
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    boolean resumed = context.getHeartbeatDetails(Long.class).isPresent();
+    if (!resumed && !store.anyMvoDue()) {
+      return new MvoDeletionResult(null, 0, 0, false);
+    }
+    db.inTransaction(
+        c ->
+            runs.open(
+                c,
+                request.runRecordId(),
+                MaintenanceKind.Housekeeping,
+                null,
+                request.initiator(),
+                request.workflowId()));
+    // Counts of a lost attempt are not known here (its batches committed): the record's totals
+    // cover this attempt; the change history has every deletion.
+    StoreMaintenance.MvoDeletions done =
+        store.deleteDueMvos(cap, request.runRecordId(), request.initiator(), context::heartbeat);
+    Map<String, Long> totals =
+        Map.of(
+            "mvosDeleted", (long) done.mvosDeleted(),
+            "deprovisionExports", (long) done.deprovisionExports(),
+            "errors", (long) done.refused().size());
+    String message = done.message(cap);
+    String status = done.refused().isEmpty() ? "Complete" : "CompleteWithError";
+    db.inTransaction(c -> runs.finish(c, request.runRecordId(), status, message, totals));
+    done.refused()
+        .forEach((mvo, why) -> log.warn("housekeeping could not delete MVO {}: {}", mvo, why));
+    log.info(
+        "housekeeping deleted {} MVOs, {} deprovision exports",
+        done.mvosDeleted(),
+        done.deprovisionExports());
+    return new MvoDeletionResult(
+        request.runRecordId(), done.mvosDeleted(), done.deprovisionExports(), done.capReached());
+  }
+
+  @Override
+  public SweepResult sweepStrandedRecords(SweepRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    ExecutionStates temporal =
+        executionStates != null ? executionStates : ExecutionStates.of(context.getWorkflowClient());
+    // One question per execution and sweep, however many records it left.
+    Map<String, Optional<ExecutionState>> seen = new HashMap<>();
+    java.util.function.Function<String, Optional<ExecutionState>> state =
+        id -> {
+          Optional<ExecutionState> known = seen.get(id);
+          if (known == null) {
+            known = temporal.find(id);
+            seen.put(id, known);
+            context.heartbeat(seen.size());
+          }
+          return known;
+        };
+    int endedRuns = 0;
+    for (RunRecord record :
+        db.inTransaction(c -> runRecords.list(c, null, RunStatus.InProgress, SWEEP_LIMIT))) {
+      String owner = record.origin().executionId();
+      Optional<RunVerdict> verdict =
+          owner == null ? Optional.empty() : StrandedRecords.forRun(owner, state.apply(owner));
+      if (verdict.isPresent()
+          && ended(
+              "Run record",
+              record.id(),
+              verdict.get().status(),
+              verdict.get().reason(),
+              db.inTransaction(
+                  c ->
+                      runRecords.finish(
+                          c,
+                          record.id(),
+                          RunStatus.valueOf(verdict.get().status()),
+                          verdict.get().reason(),
+                          null,
+                          null,
+                          null)))) {
+        endedRuns++;
+      }
+    }
+    int maintenanceRuns = 0;
+    for (MaintenanceRuns.MaintenanceRun run :
+        db.inTransaction(c -> runs.inProgress(c, SWEEP_LIMIT))) {
+      String owner = run.workflowId();
+      Optional<RunVerdict> verdict =
+          owner == null || owner.equals(request.workflowId())
+              ? Optional.empty()
+              : StrandedRecords.forRun(owner, state.apply(owner));
+      if (verdict.isPresent()
+          && ended(
+              "Maintenance run",
+              run.id(),
+              verdict.get().status(),
+              verdict.get().reason(),
+              db.inTransaction(
+                  c ->
+                      runs.finish(
+                          c,
+                          run.id(),
+                          verdict.get().status(),
+                          verdict.get().reason(),
+                          Map.of())))) {
+        maintenanceRuns++;
+      }
+    }
+    int executions = 0;
+    for (String executionId : db.inTransaction(c -> executionRecords.inProgress(c, SWEEP_LIMIT))) {
+      Optional<StrandedRecords.ExecutionVerdict> verdict =
+          StrandedRecords.forExecution(executionId, state.apply(executionId));
+      if (verdict.isPresent()
+          && ended(
+              "Execution record",
+              executionId,
+              verdict.get().status(),
+              verdict.get().reason(),
+              db.inTransaction(
+                  c ->
+                      executionRecords.finish(
+                          c, executionId, verdict.get().status(), verdict.get().reason())))) {
+        executions++;
+      }
+    }
+    int holds = 0;
+    for (Hold hold : operations.all()) {
+      if (hold.workflowId().equals(request.workflowId())
+          || StrandedRecords.forRun(hold.workflowId(), state.apply(hold.workflowId())).isEmpty()) {
+        continue;
+      }
+      if (operations.release(hold.connectedSystem(), hold.workflowId())) {
+        holds++;
+        log.warn(
+            "Connected system {} released: the workflow {} holding it has ended",
+            hold.connectedSystem(),
+            hold.workflowId());
+      }
+    }
+    metrics.strandedSwept("run_record", endedRuns);
+    metrics.strandedSwept("maintenance_run", maintenanceRuns);
+    metrics.strandedSwept("execution_record", executions);
+    metrics.strandedSwept("system_hold", holds);
+    return new SweepResult(endedRuns, maintenanceRuns, executions, holds);
+  }
+
+  @Override
+  public PurgeResult purgeHistory(PurgeRequest request) {
+    RetentionPolicy policy = badInput(() -> settings.retention().overriddenBy(request.overrides()));
+    BatchPlan plan = badInput(() -> BatchPlan.of(request.batchSize(), settings.batchSize()));
+    Instant cutoff = policy.cutoff(request.kind(), request.asOf());
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    long before = context.getHeartbeatDetails(Long.class).orElse(0L);
+    StoreMaintenance.Purged purged =
+        store.purge(request.kind(), cutoff, plan, soFar -> context.heartbeat(before + soFar));
+    return new PurgeResult(
+        request.kind(), cutoff, before + purged.deleted(), purged.itemsDeleted(), purged.batches());
+  }
+
+  @Override
+  public void openRun(OpenRunRequest request) {
+    db.inTransaction(
+        c ->
+            runs.open(
+                c,
+                request.runRecordId(),
+                request.kind(),
+                request.connectedSystem(),
+                request.initiator(),
+                request.workflowId()));
+  }
+
+  @Override
+  public void finishRun(FinishRunRequest request) {
+    db.inTransaction(
+        c ->
+            runs.finish(
+                c, request.runRecordId(), request.status(), request.message(), request.totals()));
+  }
+
+  @Override
+  public void beginSystemOperation(SystemOperationRequest request) {
+    String system = request.connectedSystem();
+    if (!destructiveTasksEnabled && request.operation() != SystemOperation.Active) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          request.operation()
+              + " connected system '"
+              + system
+              + "' refused: this worker does not clear or delete connected systems"
+              + " (set jimflow.maintenance.destructive-tasks-enabled=true on the worker to allow it)",
+          DESTRUCTIVE_TASKS_DISABLED);
+    }
+    if (!configuredSystem.test(system) && !store.knowsSystem(system)) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "unknown connected system '" + system + "': neither configured nor in the store",
+          UNKNOWN_SYSTEM);
+    }
+    operations.hold(system, request.operation(), request.workflowId());
+  }
+
+  @Override
+  public void endSystemOperation(SystemOperationRequest request) {
+    operations.release(request.connectedSystem(), request.workflowId());
+  }
+
+  @Override
+  public Map<String, Long> clearConnectedSystem(ClearSystemRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    return store.clearObjects(
+        request.connectedSystem(), request.deleteHistory(), context::heartbeat);
+  }
+
+  @Override
+  public Map<String, Long> markOrphanedMvos(SystemRunRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    Initiator initiator = request.initiator();
+    return store.markOrphanedMvos(request.connectedSystem(), initiator, context::heartbeat);
+  }
+
+  @Override
+  public Map<String, Long> deleteConnectedSystem(SystemRunRequest request) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    return store.deleteSystem(request.connectedSystem(), context::heartbeat);
+  }
+
+  /** Logs a stranded record that this sweep ended; returns whether it did. */
+  private static boolean ended(
+      String what, String id, Object status, String reason, boolean endedNow) {
+    if (endedNow) {
+      log.warn("{} {} finalized {}: {}", what, id, status, reason);
+    }
+    return endedNow;
+  }
+
+  private static <T> T badInput(java.util.function.Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          e.getMessage(), IllegalArgumentException.class.getName());
+    }
+  }
+}
