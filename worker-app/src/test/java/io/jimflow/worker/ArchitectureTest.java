@@ -174,7 +174,7 @@ class ArchitectureTest {
   /**
    * Workflow code and everything it calls in the workflows module (decisions, payloads, helpers)
    * must replay the same commands every time: no I/O, no clocks, randomness, environment or threads
-   * but those of {@code Workflow}. See the package-info of each workflow package.
+   * but those of {@code Workflow}. See the determinism note in io.jimflow.schedule's package-info.
    */
   @Test
   void workflowCodeAndEverythingItCallsIsDeterministic() {

@@ -5,7 +5,9 @@
  * <h2>Determinism</h2>
  *
  * <p>Workflow code, and every class it calls, is replayed from history whenever a worker picks an
- * execution up again, and must then issue exactly the same commands. So in this package:
+ * execution up again, and must then issue exactly the same commands. This note holds for every
+ * workflow package ({@code schedule}, {@code workitem}, {@code maintenance}, {@code resource},
+ * {@code runrecords}, {@code exampledata}), whose package-info points here. So in workflow code:
  *
  * <ul>
  *   <li>time only from {@code Workflow.currentTimeMillis()}, waiting only with {@code
