@@ -28,19 +28,6 @@ public final class RunRecords {
     TOTAL_ASSIGNMENTS = String.join(", ", assignments);
   }
 
-  private static final BulkInsert RUN_ITEMS =
-      new BulkInsert(
-          "run_item",
-          BulkInsert.varchar("run_record_id"),
-          BulkInsert.bigint("seq"),
-          BulkInsert.varchar("object_ref"),
-          BulkInsert.bigint("cso_id"),
-          BulkInsert.varchar("mvo_id"),
-          BulkInsert.varchar("change_type"),
-          BulkInsert.varchar("error_type"),
-          BulkInsert.varchar("error_message"),
-          BulkInsert.timestamp("created_at"));
-
   private final Clock clock;
 
   public RunRecords(Clock clock) {
@@ -102,7 +89,7 @@ public final class RunRecords {
       statement.setString(3, connectedSystem);
       statement.setString(4, runProfile);
       statement.setString(5, RunStatus.InProgress.name());
-      return first(statement);
+      return RunRecordRows.first(statement);
     }
   }
 
@@ -122,7 +109,7 @@ public final class RunRecords {
       statement.setInt(2, stepIndex);
       statement.setString(3, connectedSystem);
       statement.setString(4, runProfile);
-      return all(statement);
+      return RunRecordRows.all(statement);
     }
   }
 
@@ -130,7 +117,7 @@ public final class RunRecords {
     try (PreparedStatement statement =
         connection.prepareStatement("select * from run_record where id = ?")) {
       statement.setString(1, id);
-      return first(statement);
+      return RunRecordRows.first(statement);
     }
   }
 
@@ -153,7 +140,7 @@ public final class RunRecords {
       for (int i = 0; i < arguments.size(); i++) {
         statement.setString(i + 1, arguments.get(i));
       }
-      return all(statement);
+      return RunRecordRows.all(statement);
     }
   }
 
@@ -235,24 +222,7 @@ public final class RunRecords {
    */
   public void addItems(Connection connection, String id, long firstSequence, List<RunItem> items)
       throws SQLException {
-    Instant now = clock.instant();
-    List<Object[]> rows = new ArrayList<>(items.size());
-    long sequence = firstSequence;
-    for (RunItem item : items) {
-      rows.add(
-          new Object[] {
-            id,
-            sequence++,
-            truncate(item.objectRef(), 500),
-            item.csoId(),
-            item.mvoId(),
-            item.changeType().name(),
-            item.errorType(),
-            truncate(item.errorMessage(), 2000),
-            now
-          });
-    }
-    RUN_ITEMS.insert(connection, rows);
+    RunItemRows.insert(connection, id, firstSequence, items, clock.instant());
   }
 
   /**
@@ -357,97 +327,17 @@ public final class RunRecords {
   public List<StoredRunItem> items(
       Connection connection, String id, boolean errorsOnly, boolean errorsFirst, int limit)
       throws SQLException {
-    String sql =
-        "select * from run_item where run_record_id = ?"
-            + (errorsOnly ? " and error_type is not null" : "")
-            + " order by "
-            + (errorsFirst ? "case when error_type is null then 1 else 0 end, " : "")
-            + "seq limit "
-            + Math.max(1, limit);
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      statement.setString(1, id);
-      try (ResultSet rows = statement.executeQuery()) {
-        List<StoredRunItem> items = new ArrayList<>();
-        while (rows.next()) {
-          items.add(
-              new StoredRunItem(
-                  rows.getLong("seq"),
-                  new RunItem(
-                      rows.getString("object_ref"),
-                      Sql.getLongOrNull(rows, "cso_id"),
-                      rows.getString("mvo_id"),
-                      ChangeType.valueOf(rows.getString("change_type")),
-                      rows.getString("error_type"),
-                      rows.getString("error_message"))));
-        }
-        return items;
-      }
-    }
+    return RunItemRows.read(connection, id, errorsOnly, errorsFirst, limit);
   }
 
   public long countItems(Connection connection, String id) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement("select count(*) from run_item where run_record_id = ?")) {
-      statement.setString(1, id);
-      try (ResultSet rows = statement.executeQuery()) {
-        rows.next();
-        return rows.getLong(1);
-      }
-    }
+    return RunItemRows.count(connection, id);
   }
 
   /** A run item with its sequence number within its run record. */
   public record StoredRunItem(long sequence, RunItem item) {}
 
-  private static Optional<RunRecord> first(PreparedStatement statement) throws SQLException {
-    List<RunRecord> records = all(statement);
-    return records.isEmpty() ? Optional.empty() : Optional.of(records.get(0));
-  }
-
-  private static List<RunRecord> all(PreparedStatement statement) throws SQLException {
-    try (ResultSet rows = statement.executeQuery()) {
-      List<RunRecord> records = new ArrayList<>();
-      while (rows.next()) {
-        records.add(map(rows));
-      }
-      return records;
-    }
-  }
-
-  private static RunRecord map(ResultSet rows) throws SQLException {
-    RunTotals totals = new RunTotals();
-    for (Total total : Total.values()) {
-      totals.set(total, rows.getLong(total.column()));
-    }
-    int stepIndex = rows.getInt("step_index");
-    Integer stepIndexOrNull = rows.wasNull() ? null : stepIndex;
-    return new RunRecord(
-        rows.getString("id"),
-        rows.getString("connected_system_id"),
-        rows.getString("run_profile_id"),
-        RunType.valueOf(rows.getString("run_type")),
-        RunStatus.valueOf(rows.getString("status")),
-        rows.getString("message"),
-        new RunOrigin(
-            rows.getString("initiator_type"),
-            rows.getString("initiator_id"),
-            rows.getString("initiator_name"),
-            rows.getString("execution_id"),
-            rows.getString("schedule_id"),
-            stepIndexOrNull,
-            rows.getString("step_name")),
-        rows.getInt("attempts"),
-        rows.getLong("objects_to_process"),
-        rows.getLong("objects_processed"),
-        rows.getLong("items_written"),
-        totals,
-        rows.getString("checkpoint"),
-        Sql.getInstant(rows, "created_at"),
-        Sql.getInstant(rows, "updated_at"),
-        Sql.getInstant(rows, "ended_at"));
-  }
-
-  private static String truncate(String value, int max) {
+  static String truncate(String value, int max) {
     return value == null || value.length() <= max ? value : value.substring(0, max);
   }
 }
