@@ -144,6 +144,24 @@ final class WorkItemJournal {
         "work item " + s.kind() + " " + s.guid() + ": " + state + " (instance " + instance + ")");
   }
 
+  /** The item as {@code show} reports it: this instance's state and every transition so far. */
+  WorkItemView view(int restartsUsed) {
+    WorkItemSpec spec = this.spec.get();
+    WorkItemState current = current();
+    return new WorkItemView(
+        spec.guid(),
+        spec.kind(),
+        current,
+        current.category(),
+        instance,
+        restartsUsed,
+        spec.maxRestarts(),
+        spec.startTime(),
+        spec.predecessorGuid(),
+        spec.stateJson(),
+        transitions());
+  }
+
   static Instant now() {
     return Instant.ofEpochMilli(Workflow.currentTimeMillis());
   }

@@ -2,7 +2,6 @@ package io.jimflow.workitem;
 
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
-import io.temporal.failure.TimeoutFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
@@ -272,30 +271,7 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
    * Calls WorkItemFinished once, detached from any cancellation; false when it failed or overran.
    */
   private boolean callFinished(WorkItemState finalState, String stateJson, boolean restartFollows) {
-    WorkItemActivities finisher =
-        Workflow.newActivityStub(
-            WorkItemActivities.class, WorkItemActivityOptions.finished(spec, finalState));
-    FinishedInput input =
-        new FinishedInput(
-            spec.guid(), spec.kind(), instance, finalState, stateJson, restartFollows);
-    boolean[] ok = {false};
-    Workflow.newDetachedCancellationScope(
-            () -> {
-              try {
-                finisher.finished(input);
-                ok[0] = true;
-              } catch (ActivityFailure f) {
-                String why =
-                    f.getCause() instanceof TimeoutFailure
-                        ? "WorkItemFinished overran its limit of "
-                            + WorkItemActivityOptions.FINISHED_TIMEOUT
-                        : "WorkItemFinished failed: " + RunEnding.messageOf(f);
-                log.error("work item {} instance {}: {}; not retried", spec.guid(), instance, why);
-                journal.note(why);
-              }
-            })
-        .run();
-    return ok[0];
+    return WorkItemFinisher.call(journal, spec, instance, finalState, stateJson, restartFollows);
   }
 
   // ---- updates, signals, query ----
@@ -402,19 +378,7 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
 
   @Override
   public WorkItemView show() {
-    WorkItemState current = journal.current();
-    return new WorkItemView(
-        spec.guid(),
-        spec.kind(),
-        current,
-        current.category(),
-        instance,
-        restartsUsed,
-        spec.maxRestarts(),
-        spec.startTime(),
-        spec.predecessorGuid(),
-        spec.stateJson(),
-        journal.transitions());
+    return journal.view(restartsUsed);
   }
 
   private static Instant now() {
