@@ -2,7 +2,6 @@ package io.jimflow.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -31,14 +30,6 @@ public final class ConnectorSpace {
           BulkInsert.varchar("last_seen_run"),
           BulkInsert.timestamp("created_at"),
           BulkInsert.timestamp("updated_at"));
-
-  /**
-   * Every column but the attributes: for callers that never look at a CSO's attributes, so its JSON
-   * is neither read nor sent.
-   */
-  private static final String WITHOUT_ATTRIBUTES =
-      "id, connected_system_id, object_type, anchor, content_hash, state, mvo_id, join_type,"
-          + " sync_pending, last_seen_run";
 
   private final Clock clock;
 
@@ -75,7 +66,7 @@ public final class ConnectorSpace {
     try (PreparedStatement statement =
         connection.prepareStatement("select * from cso where anchor = ANY(?)")) {
       Sql.setStrings(statement, 1, anchors);
-      for (CsoRow row : rows(statement, true)) {
+      for (CsoRow row : CsoReads.rows(statement, true)) {
         if (row.connectedSystem().equals(system) && row.objectType().equals(objectType)) {
           found.put(row.anchor(), row);
         }
@@ -109,33 +100,7 @@ public final class ConnectorSpace {
   public Map<String, CsoSummary> findSummariesByAnchors(
       Connection connection, String system, String objectType, Collection<String> anchors)
       throws SQLException {
-    Map<String, CsoSummary> found = new HashMap<>();
-    if (anchors.isEmpty()) {
-      return found;
-    }
-    // As in findByAnchors, only the anchor goes into SQL.
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "select id, anchor, content_hash, state, mvo_id, last_seen_run, connected_system_id,"
-                + " object_type from cso where anchor = ANY(?)")) {
-      Sql.setStrings(statement, 1, anchors);
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          if (rows.getString(7).equals(system) && rows.getString(8).equals(objectType)) {
-            found.put(
-                rows.getString(2),
-                new CsoSummary(
-                    rows.getLong(1),
-                    rows.getString(2),
-                    rows.getString(3),
-                    CsoState.valueOf(rows.getString(4)),
-                    rows.getString(5),
-                    rows.getString(6)));
-          }
-        }
-      }
-    }
-    return found;
+    return CsoReads.summariesByAnchors(connection, system, objectType, anchors);
   }
 
   /** The ids of the CSOs of one system and object type with these anchors, by anchor. */
@@ -243,7 +208,7 @@ public final class ConnectorSpace {
   public List<CsoRow> findNotSeen(
       Connection connection, String system, String runId, long afterId, int limit)
       throws SQLException {
-    return page(
+    return CsoReads.page(
         connection,
         false,
         " and state = ? and (last_seen_run is null or last_seen_run <> ?)",
@@ -257,18 +222,7 @@ public final class ConnectorSpace {
 
   public AbsentCount countNotSeen(Connection connection, String system, String runId)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "select count(*), coalesce(sum(case when last_seen_run is null or last_seen_run <> ?"
-                + " then 1 else 0 end), 0) from cso where connected_system_id = ? and state = ?")) {
-      statement.setString(1, runId);
-      statement.setString(2, system);
-      statement.setString(3, CsoState.Normal.name());
-      try (ResultSet rows = statement.executeQuery()) {
-        rows.next();
-        return new AbsentCount(rows.getLong(1), rows.getLong(2));
-      }
-    }
+    return CsoReads.countNotSeen(connection, system, runId);
   }
 
   /** Marks CSOs absent from their system; the next synchronisation removes them. */
@@ -288,54 +242,13 @@ public final class ConnectorSpace {
   public List<CsoRow> pageForSync(
       Connection connection, String system, long afterId, int limit, boolean pendingOnly)
       throws SQLException {
-    return page(
+    return CsoReads.page(
         connection,
         true,
         pendingOnly ? " and sync_pending = true" : "",
         List.of(system),
         afterId,
         limit);
-  }
-
-  /**
-   * Pages through a system's CSOs by windows of ids: a bounded id range reads only its window.
-   * Windows without a match are skipped until the highest id.
-   */
-  private List<CsoRow> page(
-      Connection connection,
-      boolean withAttributes,
-      String condition,
-      List<String> arguments,
-      long afterId,
-      int limit)
-      throws SQLException {
-    long highest;
-    try (PreparedStatement statement = connection.prepareStatement("select max(id) from cso");
-        ResultSet rows = statement.executeQuery()) {
-      rows.next();
-      highest = rows.getLong(1);
-    }
-    String sql =
-        "select "
-            + (withAttributes ? "*" : WITHOUT_ATTRIBUTES)
-            + " from cso where connected_system_id = ? and id > ? and id <= ?"
-            + condition
-            + " order by id";
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      for (long from = afterId; from < highest; from += limit) {
-        statement.setString(1, arguments.get(0));
-        statement.setLong(2, from);
-        statement.setLong(3, from + limit);
-        for (int i = 1; i < arguments.size(); i++) {
-          statement.setString(3 + i, arguments.get(i));
-        }
-        List<CsoRow> found = rows(statement, withAttributes);
-        if (!found.isEmpty()) {
-          return found;
-        }
-      }
-    }
-    return List.of();
   }
 
   /** CSOs joined to these MVOs, in any system. */
@@ -347,7 +260,7 @@ public final class ConnectorSpace {
     try (PreparedStatement statement =
         connection.prepareStatement("select * from cso where mvo_id = ANY(?)")) {
       Sql.setStrings(statement, 1, mvoIds);
-      return rows(statement, true);
+      return CsoReads.rows(statement, true);
     }
   }
 
@@ -427,70 +340,14 @@ public final class ConnectorSpace {
   /** A connected system's joined CSOs with ids after {@code afterId}, at most {@code limit}. */
   public List<Join> joinsAfter(Connection connection, String system, long afterId, int limit)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "select id, mvo_id from cso where connected_system_id = ? and id > ?"
-                + " and mvo_id is not null order by id limit "
-                + limit)) {
-      statement.setString(1, system);
-      statement.setLong(2, afterId);
-      try (ResultSet rows = statement.executeQuery()) {
-        List<Join> joins = new ArrayList<>();
-        while (rows.next()) {
-          joins.add(new Join(rows.getLong(1), rows.getString(2)));
-        }
-        return joins;
-      }
-    }
+    return CsoReads.joinsAfter(connection, system, afterId, limit);
   }
 
   public long count(Connection connection, String system) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement("select count(*) from cso where connected_system_id = ?")) {
-      statement.setString(1, system);
-      try (ResultSet rows = statement.executeQuery()) {
-        rows.next();
-        return rows.getLong(1);
-      }
-    }
+    return CsoReads.count(connection, system);
   }
 
   public long countSyncPending(Connection connection, String system) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "select count(*) from cso where connected_system_id = ? and sync_pending = true")) {
-      statement.setString(1, system);
-      try (ResultSet rows = statement.executeQuery()) {
-        rows.next();
-        return rows.getLong(1);
-      }
-    }
-  }
-
-  /**
-   * The CSOs a query selects; without attributes when it does not select them (their JSON then
-   * stays null, and {@link CsoRow#attributes()} refuses).
-   */
-  private static List<CsoRow> rows(PreparedStatement statement, boolean withAttributes)
-      throws SQLException {
-    try (ResultSet rows = statement.executeQuery()) {
-      List<CsoRow> result = new ArrayList<>();
-      while (rows.next()) {
-        result.add(
-            new CsoRow(
-                rows.getLong("id"),
-                rows.getString("connected_system_id"),
-                rows.getString("object_type"),
-                rows.getString("anchor"),
-                withAttributes ? rows.getString("attributes") : null,
-                rows.getString("content_hash"),
-                CsoState.valueOf(rows.getString("state")),
-                rows.getString("mvo_id"),
-                rows.getString("join_type"),
-                rows.getBoolean("sync_pending"),
-                rows.getString("last_seen_run")));
-      }
-      return result;
-    }
+    return CsoReads.countSyncPending(connection, system);
   }
 }
