@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -261,46 +260,14 @@ public final class PendingExports {
   /** A system's Pending exports with ids up to {@code upToId}, counted by change. */
   public Map<ExportChange, Long> countPendingByChange(
       Connection connection, String system, long upToId) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "select change_type, count(*) from pending_export"
-                + " where connected_system_id = ? and status = ? and id <= ? group by change_type")) {
-      statement.setString(1, system);
-      statement.setString(2, ExportStatus.Pending.name());
-      statement.setLong(3, upToId);
-      Map<ExportChange, Long> counts = new EnumMap<>(ExportChange.class);
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          counts.put(ExportChange.valueOf(rows.getString(1)), rows.getLong(2));
-        }
-      }
-      return counts;
-    }
+    return PendingExportSummary.countPendingByChange(connection, system, upToId);
   }
 
   /** The anchors of the first {@code limit} Pending exports of this change, in id order. */
   public List<String> samplePending(
       Connection connection, String system, ExportChange change, long upToId, int limit)
       throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement(
-            "select c.anchor from pending_export pe join cso c on c.id = pe.cso_id"
-                + " where pe.connected_system_id = ? and pe.status = ? and pe.id <= ?"
-                + " and pe.change_type = ? order by pe.connected_system_id, pe.status, pe.id"
-                + " limit ?")) {
-      statement.setString(1, system);
-      statement.setString(2, ExportStatus.Pending.name());
-      statement.setLong(3, upToId);
-      statement.setString(4, change.name());
-      statement.setInt(5, limit);
-      List<String> anchors = new ArrayList<>();
-      try (ResultSet rows = statement.executeQuery()) {
-        while (rows.next()) {
-          anchors.add(rows.getString(1));
-        }
-      }
-      return anchors;
-    }
+    return PendingExportSummary.samplePending(connection, system, change, upToId, limit);
   }
 
   public long countPending(Connection connection, String system) throws SQLException {
