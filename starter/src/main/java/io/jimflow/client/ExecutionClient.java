@@ -4,7 +4,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.jimflow.common.JimflowSearchAttributes;
 import io.jimflow.common.TaskQueues;
-import io.jimflow.runrecords.RunRecordsQuestion;
 import io.jimflow.schedule.ApprovalDecision;
 import io.jimflow.schedule.Canceller;
 import io.jimflow.schedule.ExecutionMetadata;
@@ -47,17 +46,15 @@ import java.util.UUID;
  */
 public final class ExecutionClient {
 
-  private final TemporalConnection connection;
   private final WorkflowClient workflows;
   private final ScheduleDeploymentClient schedules;
-  private final RunRecordClient records;
+  private final ExecutionListings listings;
 
   ExecutionClient(
       TemporalConnection connection, ScheduleDeploymentClient schedules, RunRecordClient records) {
-    this.connection = connection;
     this.workflows = connection.workflows();
     this.schedules = schedules;
-    this.records = records;
+    this.listings = new ExecutionListings(connection, records);
   }
 
   /**
@@ -267,11 +264,7 @@ public final class ExecutionClient {
 
   /** Executions with a step waiting in AwaitingApproval, newest first. */
   public List<ExecutionSummary> awaitingApproval(String scheduleId, int limit) {
-    return workflows
-        .listExecutions(ExecutionQueries.awaitingApproval(scheduleId))
-        .limit(Math.max(limit, 1))
-        .map(ExecutionClient::summary)
-        .toList();
+    return listings.awaitingApproval(scheduleId, limit);
   }
 
   /**
@@ -281,11 +274,7 @@ public final class ExecutionClient {
    * @param status only in this status; all if null
    */
   public List<ExecutionSummary> list(String scheduleId, ExecutionStatus status, int limit) {
-    return workflows
-        .listExecutions(ExecutionQueries.list(scheduleId, status))
-        .limit(Math.max(limit, 1))
-        .map(ExecutionClient::summary)
-        .toList();
+    return listings.list(scheduleId, status, limit);
   }
 
   /**
@@ -293,17 +282,7 @@ public final class ExecutionClient {
    * history too: so the listing still has executions Temporal's retention dropped.
    */
   public ExecutionListing listWithHistory(String scheduleId, ExecutionStatus status, int limit) {
-    List<ExecutionSummary> temporal = list(scheduleId, status, limit);
-    if (!canReadStore()) {
-      return new ExecutionListing(temporal, false);
-    }
-    List<ExecutionRecord> stored =
-        records
-            .ask(
-                RunRecordsQuestion.executions(
-                    scheduleId, status == null ? null : status.name(), limit))
-            .executions();
-    return new ExecutionListing(ExecutionHistories.merge(temporal, stored, limit), true);
+    return listings.listWithHistory(scheduleId, status, limit);
   }
 
   /**
@@ -312,35 +291,7 @@ public final class ExecutionClient {
    * @throws NotFoundException when the store has no record of it, or no worker can read the store
    */
   public ExecutionRecord stored(String workflowId) {
-    if (!canReadStore()) {
-      throw new NotFoundException(
-          "no execution with id "
-              + workflowId
-              + " in Temporal, and no worker on "
-              + TaskQueues.MAINTENANCE
-              + " to look it up in the store's execution history");
-    }
-    return records.ask(RunRecordsQuestion.execution(workflowId)).executions().stream()
-        .findFirst()
-        .orElseThrow(
-            () ->
-                new NotFoundException(
-                    "no execution with id "
-                        + workflowId
-                        + " (neither in Temporal nor in the store's execution history)"));
-  }
-
-  /** Whether a worker polls the maintenance task queue, whose workflows read the store. */
-  private boolean canReadStore() {
-    try {
-      return connection.hasWorker(TaskQueues.MAINTENANCE);
-    } catch (StatusRuntimeException e) {
-      // Temporal's in-memory test server cannot describe task queues.
-      if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
-        return false;
-      }
-      throw e;
-    }
+    return listings.stored(workflowId);
   }
 
   private WorkflowExecutionDescription describe(String workflowId) {
@@ -407,17 +358,5 @@ public final class ExecutionClient {
       // Querying a closed run needs a worker to replay it; without one the result lacks steps.
       return null;
     }
-  }
-
-  /** An execution as Temporal's visibility lists it. */
-  static ExecutionSummary summary(WorkflowExecutionMetadata m) {
-    SearchAttributes attributes = m.getTypedSearchAttributes();
-    return new ExecutionSummary(
-        m.getExecution().getWorkflowId(),
-        m.getExecution().getRunId(),
-        attributes.get(JimflowSearchAttributes.SCHEDULE_ID),
-        ExecutionQueries.status(m.getStatus(), attributes.get(JimflowSearchAttributes.STATUS)),
-        m.getStartTime(),
-        m.getCloseTime());
   }
 }

@@ -210,7 +210,7 @@ public final class ScheduleDeploymentClient {
           .workflows()
           .listExecutions(ExecutionQueries.list(scheduleId, null))
           .findFirst()
-          .map(ExecutionClient::summary);
+          .map(ExecutionListings::summary);
     } catch (RuntimeException e) {
       return Optional.empty();
     }
