@@ -281,23 +281,60 @@ class LdapRunsTest {
   }
 
   @Test
-  void anExportSentAgainAfterALostAttemptAddsNothingTwice() throws Exception {
-    hr(person(1, "Ada One", "ada@example.org", "Engineer"));
+  void anEntryJimflowDidNotProvisionIsLeftUntouchedAndItsPersonsExportIsAnErrorNamingTheDn()
+      throws Exception {
+    hr(
+        person(1, "Ada One", "ada@example.org", "Engineer"),
+        person(2, "Bob Two", "bob@example.org", "Engineer"));
     syncHr();
-    // An earlier attempt created the entry but died before recording it.
+    // Someone created an entry by hand at the DN Ada maps to.
+    String dn = "cn=Ada One," + PEOPLE;
     server.add(
-        "dn: cn=Ada One," + PEOPLE,
+        "dn: " + dn,
         "objectClass: inetOrgPerson",
         "cn: Ada One",
-        "sn: Last1",
+        "sn: Someone Else",
+        "mail: someone@example.org",
         "title: Trainee");
+    SearchResultEntry before = entry("Ada One");
 
     RunProfileOutcome export = execute("directory", "export");
 
-    assertThat(export.stats()).containsEntry("exported", 1L).containsEntry("errors", 0L);
-    assertThat(server.countEntriesBelow(PEOPLE)).isEqualTo(2);
-    assertThat(entry("Ada One").getAttributeValue("title")).isEqualTo("Engineer");
-    assertThat(execute("directory", "full-import").stats()).containsEntry("confirmed", 1L);
+    assertThat(export.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(export.stats()).containsEntry("exported", 1L).containsEntry("errors", 1L);
+    assertThat(items(export))
+        .filteredOn(i -> i.item().isError())
+        .singleElement()
+        .satisfies(
+            i -> {
+              assertThat(i.item().objectRef()).isEqualTo(dn);
+              assertThat(i.item().errorMessage())
+                  .isEqualTo(dn + " exists and is not managed by jimflow");
+            });
+    SearchResultEntry after = entry("Ada One");
+    assertThat(after.toLDIFString()).isEqualTo(before.toLDIFString());
+    assertThat(after.getAttributeValue("entryUUID"))
+        .isNotNull()
+        .isEqualTo(before.getAttributeValue("entryUUID"));
+    assertThat(entry("Bob Two")).isNotNull();
+    // The entry's anchor is not taken: Ada's object keeps its provisional anchor, her export stays
+    // pending and is the same error again on the next export.
+    assertThat(
+            count(
+                "select count(*) from cso where anchor = '"
+                    + before.getAttributeValue("entryUUID")
+                    + "'"))
+        .isZero();
+    assertThat(count("select count(*) from pending_export where status = 'Pending'")).isEqualTo(1);
+    RunProfileOutcome again = execute("directory", "export");
+    assertThat(again.stats()).containsEntry("errors", 1L);
+    assertThat(entry("Ada One").toLDIFString()).isEqualTo(before.toLDIFString());
+
+    // Once the operator removes the entry, the next export provisions Ada.
+    server.delete(dn);
+    RunProfileOutcome fixed = execute("directory", "export");
+    assertThat(fixed.stats()).containsEntry("exported", 1L).containsEntry("errors", 0L);
+    assertThat(entry("Ada One").getAttributeValue("sn")).isEqualTo("Last1");
   }
 
   @Test

@@ -28,7 +28,9 @@ import com.unboundid.ldap.sdk.SimpleBindRequest;
 import com.unboundid.ldap.sdk.UpdatableLDAPRequest;
 import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
 import com.unboundid.ldap.sdk.extensions.StartTLSExtendedRequest;
+import com.unboundid.util.ssl.HostNameSSLSocketVerifier;
 import com.unboundid.util.ssl.JVMDefaultTrustManager;
+import com.unboundid.util.ssl.SSLSocketVerifier;
 import com.unboundid.util.ssl.SSLUtil;
 import io.jimflow.connector.ConnectorException;
 import java.security.GeneralSecurityException;
@@ -44,6 +46,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.X509TrustManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One bound connection to a directory, with the operations the connector needs; every failure
@@ -53,6 +59,8 @@ import java.util.concurrent.TimeoutException;
  * operation on one object (that object's error).
  */
 public final class LdapDirectory implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LdapDirectory.class);
 
   private final LdapSettings settings;
   private final LDAPConnection connection;
@@ -70,7 +78,28 @@ public final class LdapDirectory implements AutoCloseable {
    * @param password the resolved bind password; never logged or put into a message
    */
   public static LdapDirectory connect(LdapSettings settings, String password) {
+    return connect(settings, password, JVMDefaultTrustManager.getInstance());
+  }
+
+  /**
+   * {@link #connect(LdapSettings, String)} trusting the certificates {@code trust} trusts; over TLS
+   * the server's certificate must also name the host of the URL unless {@link
+   * LdapSettings#verifyHostName} is off (a warning each time).
+   */
+  static LdapDirectory connect(LdapSettings settings, String password, X509TrustManager trust) {
     LDAPConnectionOptions options = new LDAPConnectionOptions();
+    boolean tls = settings.startTls() || settings.url().contains("ldaps://");
+    if (tls && !settings.verifyHostName()) {
+      LOG.warn(
+          "TLS to {} does NOT verify the server's host name (verifyHostName: false): anyone able"
+              + " to intercept the connection with a trusted certificate receives the bind password",
+          settings.url());
+    }
+    SSLUtil sslUtil = new SSLUtil(trust);
+    HostNameCheck hostNameCheck = new HostNameCheck();
+    if (settings.verifyHostName()) {
+      options.setSSLSocketVerifier(hostNameCheck);
+    }
     options.setConnectTimeoutMillis((int) settings.connectTimeout().toMillis());
     options.setResponseTimeoutMillis(settings.operationTimeout().toMillis());
     options.setAbandonOnTimeout(true);
@@ -89,9 +118,12 @@ public final class LdapDirectory implements AutoCloseable {
         connection =
             url.getScheme().equals("ldaps")
                 ? new LDAPConnection(
-                    sslUtil().createSSLSocketFactory(), options, url.getHost(), url.getPort())
+                    sslUtil.createSSLSocketFactory(), options, url.getHost(), url.getPort())
                 : new LDAPConnection(options, url.getHost(), url.getPort());
       } catch (LDAPException e) {
+        if (hostNameCheck.refused != null) {
+          throw hostNameCheck.refusal(text);
+        }
         lastUnreachable = e;
         continue;
       } catch (GeneralSecurityException e) {
@@ -101,7 +133,7 @@ public final class LdapDirectory implements AutoCloseable {
         if (settings.startTls()) {
           ExtendedResult started =
               connection.processExtendedOperation(
-                  new StartTLSExtendedRequest(sslUtil().createSSLContext()));
+                  new StartTLSExtendedRequest(sslUtil.createSSLContext()));
           if (started.getResultCode() != ResultCode.SUCCESS) {
             throw new ConnectorException(
                 "StartTLS on "
@@ -114,6 +146,9 @@ public final class LdapDirectory implements AutoCloseable {
         return new LdapDirectory(settings, connection, text);
       } catch (LDAPException e) {
         connection.close();
+        if (hostNameCheck.refused != null) {
+          throw hostNameCheck.refusal(text);
+        }
         if (unusable(e)) {
           lastUnreachable = e;
           continue;
@@ -141,8 +176,33 @@ public final class LdapDirectory implements AutoCloseable {
         lastUnreachable);
   }
 
-  private static SSLUtil sslUtil() {
-    return new SSLUtil(JVMDefaultTrustManager.getInstance());
+  /**
+   * Refuses a TLS connection whose server certificate does not name the URL's host (else a man in
+   * the middle with any trusted certificate would receive the bind password); remembers that it
+   * did, so that the refusal is a configuration error, not an unreachable directory.
+   */
+  private static final class HostNameCheck extends SSLSocketVerifier {
+    private final HostNameSSLSocketVerifier verifier = new HostNameSSLSocketVerifier(false);
+    volatile String refused;
+
+    @Override
+    public void verifySSLSocket(String host, int port, SSLSocket socket) throws LDAPException {
+      try {
+        verifier.verifySSLSocket(host, port, socket);
+      } catch (LDAPException e) {
+        refused = host;
+        throw e;
+      }
+    }
+
+    ConnectorException refusal(String text) {
+      return new ConnectorException(
+          "TLS to "
+              + text
+              + ": the server's certificate does not name the host "
+              + refused
+              + " (connect by a name the certificate holds, or set verifyHostName: false)");
+    }
   }
 
   public LdapSettings settings() {

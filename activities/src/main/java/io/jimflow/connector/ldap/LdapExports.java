@@ -43,8 +43,9 @@ import java.util.concurrent.CompletionException;
  *
  * <p>Each operation is computed from the entry as it is now, so sending an export again after a
  * lost connection is harmless: an add that already happened is found and brought to the export's
- * values, a modify adds only missing values, a delete of a gone entry succeeds. Every answer
- * becomes the export's outcome in one place, {@link #settle}.
+ * values, a modify adds only missing values, a delete of a gone entry succeeds. An add that finds
+ * an entry no earlier attempt may have created touches nothing: it is that export's error. Every
+ * answer becomes the export's outcome in one place, {@link #settle}.
  */
 public final class LdapExports {
 
@@ -456,17 +457,31 @@ public final class LdapExports {
   }
 
   /**
-   * An add found its entry: when {@link Export#sentBefore}, the entry an attempt that did not live
-   * to record it created (jimflow's own), else one that was there before the export. Either way it
-   * is brought to the export's values and counts as done.
+   * An add found its entry. When {@link Export#sentBefore}, it is the entry an attempt that did not
+   * live to record it created (jimflow's own): it is brought to the export's values and counts as
+   * done. Otherwise someone else's entry is at the DN: the export is that object's error, the entry
+   * is left as it is (neither overwritten nor adopted, its anchor not taken) and the export stays
+   * pending until the operator moves or removes the entry.
    */
   private void alreadyExists(Plan plan, LDAPResult answer) {
+    if (!plan.export.sentBefore()) {
+      plan.result = Result.error(plan.dn, NOT_MANAGED, notManaged(plan.dn));
+      return;
+    }
     SearchResultEntry existing = directory.read(plan.dn, requested(plan.export.attributes()));
     if (existing == null) {
       plan.result = Result.ldap(plan.dn, answer.getResultCode(), answer.getDiagnosticMessage());
       return;
     }
     planModify(plan, existing);
+  }
+
+  /** The error type of an add that finds an entry jimflow did not provision. */
+  public static final String NOT_MANAGED = "EntryNotManaged";
+
+  /** The message of an add that finds an entry jimflow did not provision at {@code dn}. */
+  public static String notManaged(String dn) {
+    return dn + " exists and is not managed by jimflow";
   }
 
   private String postReadAnchor(LDAPResult answer) {

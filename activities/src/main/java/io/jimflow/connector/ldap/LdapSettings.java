@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
  * settings:
  *   url: ldap://ldap.example.org:389         # or ldaps://…; several separated by spaces for failover
  *   startTls: true                           # upgrade an ldap:// connection with StartTLS
+ *   verifyHostName: true                     # false: TLS without checking the server's name
  *   bindDn: cn=jimflow,dc=example,dc=org
  *   password: ${secret:directory-password}   # a secret reference, resolved on the worker
  *   baseDn: ou=people,dc=example,dc=org
@@ -45,6 +46,7 @@ import java.util.regex.Pattern;
 public record LdapSettings(
     String url,
     boolean startTls,
+    boolean verifyHostName,
     String bindDn,
     String password,
     String baseDn,
@@ -71,6 +73,7 @@ public record LdapSettings(
       List.of(
           "url",
           "startTls",
+          "verifyHostName",
           "bindDn",
           "password",
           "baseDn",
@@ -115,6 +118,7 @@ public record LdapSettings(
           new Problem("startTls", "startTls is for ldap:// URLs; ldaps:// is TLS already"));
     }
     bool(settings, "startTls", problems);
+    bool(settings, "verifyHostName", problems);
     for (String key : List.of("bindDn", "baseDn")) {
       String dn = settings.get(key);
       if (dn == null) {
@@ -215,6 +219,7 @@ public record LdapSettings(
     return new LdapSettings(
         resolveEnvironment(settings.get("url"), env),
         "true".equals(settings.get("startTls")),
+        !"false".equals(settings.get("verifyHostName")),
         settings.get("bindDn"),
         settings.get("password"),
         settings.get("baseDn"),
