@@ -300,7 +300,7 @@ class LdapRunsTest {
 
     RunProfileOutcome export = execute("directory", "export");
 
-    assertThat(export.status()).isEqualTo(StepStatus.CompleteWithWarning);
+    assertThat(export.status()).isEqualTo(StepStatus.CompleteWithError);
     assertThat(export.stats()).containsEntry("exported", 1L).containsEntry("errors", 1L);
     assertThat(items(export))
         .filteredOn(i -> i.item().isError())

@@ -132,9 +132,9 @@ class DataPlaneCrashIT {
       worker.terminate(Duration.ofSeconds(30));
 
       assertThat(importedAtKill).as("killed in the middle of the import").isLessThan(people);
-      assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
+      assertThat(result.status()).isEqualTo(ExecutionStatus.CompleteWithError);
       StepOutcome step = result.steps().get(0);
-      assertThat(step.status()).as(step.message()).isEqualTo(StepStatus.CompleteWithWarning);
+      assertThat(step.status()).as(step.message()).isEqualTo(StepStatus.CompleteWithError);
       assertImportedOnce(store, people, step);
     } finally {
       server.close();
