@@ -53,7 +53,7 @@ class AlertRulesTest {
         .contains(
             "./config/prometheus/jimflow-alerts.yml:/etc/prometheus/jimflow-alerts.yml:ro",
             "./docker/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro",
-            "\"127.0.0.1:9090:9090\"");
+            "\"${JIMFLOW_BIND_ADDRESS:-127.0.0.1}:9090:9090\"");
   }
 
   @Test
