@@ -5,6 +5,7 @@ import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.schedule.ApprovalDecision;
+import io.jimflow.schedule.ChangeSample;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.SchedulePreview;
@@ -18,6 +19,7 @@ import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.secrets.activities.Secrets;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.PendingExports;
+import io.jimflow.store.PendingExports.PendingSample;
 import io.jimflow.store.PreviewStore;
 import io.jimflow.store.RunType;
 import io.jimflow.store.Store;
@@ -147,13 +149,15 @@ public final class SchedulePreviewer {
             pending.getOrDefault(ExportChange.Delete, 0L));
     long total = previewStore.inTransaction(c -> connectorSpace.count(c, id));
     List<String> sample = new ArrayList<>();
+    List<ChangeSample> samples = new ArrayList<>();
+    int limit = system.thresholds().samples();
     for (ExportChange change : ExportChange.values()) {
-      previewStore
-          .inTransaction(
-              c ->
-                  pendingExports.samplePending(
-                      c, id, change, Long.MAX_VALUE, ThresholdGuard.SAMPLE))
-          .forEach(anchor -> sample.add(change + " " + anchor));
+      for (PendingSample export :
+          previewStore.inTransaction(
+              c -> pendingExports.samplePending(c, id, change, Long.MAX_VALUE, limit))) {
+        sample.add(change + " " + export.anchor());
+        samples.add(ChangeSamples.of(export));
+      }
     }
     List<String> systemHolds = new ArrayList<>(holds.getOrDefault(system.name(), List.of()));
     for (Crossing crossing :
@@ -171,6 +175,7 @@ public final class SchedulePreviewer {
         imported.getOrDefault(system.name(), Counts.NONE),
         exports,
         systemHolds,
-        sample);
+        sample,
+        samples);
   }
 }

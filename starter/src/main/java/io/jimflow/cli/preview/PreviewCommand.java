@@ -96,7 +96,10 @@ public class PreviewCommand extends ClientCommand {
     table.print(out());
     for (SystemPreview s : preview.systems()) {
       s.holds().forEach(h -> out().println("Would hold: " + h));
-      if (!s.sample().isEmpty()) {
+      if (!s.samples().isEmpty()) {
+        out().println(s.system() + ", e.g.:");
+        s.samples().forEach(sample -> out().println("  " + sample.describe()));
+      } else if (!s.sample().isEmpty()) {
         out().println(s.system() + " e.g.: " + String.join(", ", s.sample()));
       }
     }
