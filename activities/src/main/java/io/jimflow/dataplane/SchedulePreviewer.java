@@ -105,9 +105,11 @@ public final class SchedulePreviewer {
                     1,
                     // Past every threshold, so that the preview sees all a run would do; which
                     // thresholds would hold is worked out below.
-                    new ApprovalDecision(step.name(), true, "preview", "preview")),
+                    pastThresholds(step)),
                 progress);
-        steps.add(new StepPreview(step.name(), outcome.status(), outcome.message()));
+        steps.add(
+            new StepPreview(
+                step.name(), outcome.status(), withoutApproval(step, outcome.message())));
         if (profile.get().runType().isImport()) {
           Map<String, Long> stats = outcome.stats();
           long deleted = stats.getOrDefault("deleted", 0L);
@@ -132,6 +134,23 @@ public final class SchedulePreviewer {
       }
       return new SchedulePreview(definition.id(), steps, systems, skipped);
     }
+  }
+
+  private static ApprovalDecision pastThresholds(StepDefinition step) {
+    return new ApprovalDecision(step.name(), true, "preview", "preview");
+  }
+
+  /**
+   * A step's message without the approval the preview gave it: no person approved anything, and the
+   * thresholds it would cross are said in the holds.
+   */
+  static String withoutApproval(StepDefinition step, String message) {
+    String approval = pastThresholds(step).describe();
+    if (message == null || !message.startsWith(approval)) {
+      return message;
+    }
+    String rest = message.substring(approval.length()).replaceFirst("^; ", "");
+    return rest.isBlank() ? null : rest;
   }
 
   private SystemPreview systemPreview(

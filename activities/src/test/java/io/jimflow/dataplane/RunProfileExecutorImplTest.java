@@ -711,6 +711,10 @@ class RunProfileExecutorImplTest {
     assertThat(preview.steps())
         .extracting(SchedulePreview.StepPreview::status)
         .containsExactly(StepStatus.Complete, StepStatus.Complete);
+    // No person approved anything: a step's message does not say the preview went past thresholds.
+    assertThat(preview.steps())
+        .extracting(SchedulePreview.StepPreview::message)
+        .containsOnlyNulls();
     SchedulePreview.SystemPreview hr = system(preview, "HR System");
     SchedulePreview.SystemPreview directoryPreview = system(preview, "Directory");
     assertThat(hr.imported()).isEqualTo(new SchedulePreview.Counts(1, 3, 1));

@@ -199,13 +199,16 @@ public class ExecutionShowCommand extends ClientCommand {
   }
 
   /**
-   * Below the table, each step waiting in AwaitingApproval with its whole message: what holds it,
-   * how to decide, and a few of the objects it would change with their values before and after.
+   * Below the table, each step waiting in AwaitingApproval whose message has more than the line the
+   * table shows: what holds it, how to decide, and a few of the objects it would change with their
+   * values before and after.
    */
   private static String held(List<StepOutcome> steps) {
     StringBuilder text = new StringBuilder();
     for (StepOutcome step : steps) {
-      if (step.status() == StepStatus.AwaitingApproval && step.message() != null) {
+      if (step.status() == StepStatus.AwaitingApproval
+          && step.message() != null
+          && step.message().strip().contains("\n")) {
         text.append(text.isEmpty() ? "" : "\n")
             .append("Step '")
             .append(step.name())
