@@ -17,6 +17,9 @@ import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.secrets.activities.Secrets;
+import io.jimflow.store.ChangeHistory;
+import io.jimflow.store.ChangeHistory.RecordedCsoChange;
+import io.jimflow.store.ChangeType;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.PendingExports;
 import io.jimflow.store.PendingExports.PendingSample;
@@ -27,10 +30,13 @@ import io.jimflow.sync.ExportChange;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -50,6 +56,7 @@ public final class SchedulePreviewer {
   private final Function<String, String> environment;
   private final ConnectorSpace connectorSpace;
   private final PendingExports pendingExports;
+  private final ChangeHistory history;
 
   public SchedulePreviewer(
       Store store,
@@ -66,6 +73,7 @@ public final class SchedulePreviewer {
     this.environment = environment;
     this.connectorSpace = new ConnectorSpace(clock);
     this.pendingExports = new PendingExports(clock);
+    this.history = new ChangeHistory(clock);
   }
 
   public SchedulePreview preview(
@@ -74,6 +82,7 @@ public final class SchedulePreviewer {
     List<String> skipped = new ArrayList<>();
     Map<String, Counts> imported = new LinkedHashMap<>();
     Map<String, List<String>> holds = new LinkedHashMap<>();
+    Map<String, List<ChangeSample>> importSamples = new LinkedHashMap<>();
     try (PreviewStore preview = new PreviewStore(store)) {
       Store previewStore = preview.store();
       RunProfileExecutorImpl executor =
@@ -111,6 +120,11 @@ public final class SchedulePreviewer {
             new StepPreview(
                 step.name(), outcome.status(), withoutApproval(step, outcome.message())));
         if (profile.get().runType().isImport()) {
+          sampleImport(
+              previewStore,
+              system.get(),
+              outcome.runRecordId(),
+              importSamples.computeIfAbsent(system.get().name(), k -> new ArrayList<>()));
           Map<String, Long> stats = outcome.stats();
           long deleted = stats.getOrDefault("deleted", 0L);
           imported.merge(
@@ -130,10 +144,76 @@ public final class SchedulePreviewer {
       }
       List<SystemPreview> systems = new ArrayList<>();
       for (ConnectedSystemConfig system : config.connectedSystems()) {
-        systems.add(systemPreview(previewStore, system, imported, holds));
+        systems.add(
+            systemPreview(
+                previewStore,
+                system,
+                imported,
+                holds,
+                importSamples.getOrDefault(system.name(), List.of())));
       }
       return new SchedulePreview(definition.id(), steps, systems, skipped);
     }
+  }
+
+  /**
+   * Adds to {@code samples} up to the system's {@code samples} objects of each change an import run
+   * of it made in the preview: what it added and updated, with the values the store held before the
+   * preview (read outside its transaction) and after, and what it marked absent.
+   */
+  private void sampleImport(
+      Store previewStore, ConnectedSystemConfig system, String runId, List<ChangeSample> samples) {
+    if (runId == null) {
+      return;
+    }
+    Set<String> shown = mappedAttributes(system.id());
+    for (ChangeType change : List.of(ChangeType.Added, ChangeType.Updated, ChangeType.Deleted)) {
+      String kind = IMPORT_CHANGES.get(change);
+      int room =
+          system.thresholds().samples()
+              - (int) samples.stream().filter(x -> x.change().equals(kind)).count();
+      if (room <= 0) {
+        continue;
+      }
+      List<RecordedCsoChange> changes =
+          previewStore.inTransaction(c -> history.lastCsoChanges(c, runId, change, room));
+      Map<String, Map<String, String>> before = new HashMap<>();
+      if (change == ChangeType.Updated) {
+        for (RecordedCsoChange updated : changes) {
+          store
+              .inTransaction(
+                  c ->
+                      connectorSpace.findByAnchors(
+                          c, system.id(), updated.objectType(), List.of(updated.anchor())))
+              .values()
+              .forEach(cso -> before.put(cso.anchor(), cso.attributes()));
+        }
+      }
+      for (RecordedCsoChange recorded : changes) {
+        samples.add(
+            ChangeSamples.of(
+                kind,
+                recorded.anchor(),
+                before.get(recorded.anchor()),
+                recorded.attributes(),
+                shown));
+      }
+    }
+  }
+
+  private static final Map<ChangeType, String> IMPORT_CHANGES =
+      Map.of(ChangeType.Added, "Add", ChangeType.Updated, "Update", ChangeType.Deleted, "Delete");
+
+  /** The attributes of a system its sync rules read (inbound) or write (outbound). */
+  private Set<String> mappedAttributes(String system) {
+    Set<String> mapped = new HashSet<>();
+    config.syncRules().inbound().stream()
+        .filter(r -> r.connectedSystem().equals(system))
+        .forEach(r -> r.flows().forEach(f -> mapped.add(f.source())));
+    config.syncRules().outbound().stream()
+        .filter(r -> r.connectedSystem().equals(system))
+        .forEach(r -> r.flows().forEach(f -> mapped.add(f.target())));
+    return mapped;
   }
 
   private static ApprovalDecision pastThresholds(StepDefinition step) {
@@ -157,7 +237,8 @@ public final class SchedulePreviewer {
       Store previewStore,
       ConnectedSystemConfig system,
       Map<String, Counts> imported,
-      Map<String, List<String>> holds) {
+      Map<String, List<String>> holds,
+      List<ChangeSample> importSamples) {
     String id = system.id();
     Map<ExportChange, Long> pending =
         previewStore.inTransaction(c -> pendingExports.countPendingByChange(c, id, Long.MAX_VALUE));
@@ -195,6 +276,7 @@ public final class SchedulePreviewer {
         exports,
         systemHolds,
         sample,
-        samples);
+        samples,
+        importSamples);
   }
 }

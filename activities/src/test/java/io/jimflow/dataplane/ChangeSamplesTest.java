@@ -6,7 +6,9 @@ import io.jimflow.store.PendingExports.PendingSample;
 import io.jimflow.sync.ExportChange;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -63,6 +65,21 @@ class ChangeSamplesTest {
             Map.of("title", "a\nb"),
             Map.of("title", "x".repeat(5_000)),
             "Update E1: title 'a b' -> '" + "x".repeat(80) + "…'"));
+  }
+
+  @Test
+  void anImportedChangeShowsOnlyAttributesTheSyncRulesMap() {
+    assertThat(
+            ChangeSamples.of(
+                    "Update",
+                    "E1",
+                    Map.of("jobTitle", "Engineer", "salary", "50000"),
+                    Map.of("jobTitle", "Architect", "salary", "90000"),
+                    Set.of("jobTitle"))
+                .describe())
+        .isEqualTo("Update E1: jobTitle 'Engineer' -> 'Architect'");
+    assertThat(ChangeSamples.of("Delete", "E1", Map.of("salary", "1"), null, Set.of()).describe())
+        .isEqualTo("Delete E1");
   }
 
   @ParameterizedTest(name = "{0}")

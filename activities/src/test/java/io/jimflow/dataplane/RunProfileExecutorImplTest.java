@@ -730,6 +730,16 @@ class RunProfileExecutorImplTest {
                 + " mail (none) -> 'p6@example.org'; surname (none) -> 'Last6';"
                 + " title (none) -> 'Engineer'");
     assertThat(directoryPreview.holds()).isEmpty();
+    // What HR's import would change, with the values the store held before the preview.
+    assertThat(hr.importSamples())
+        .extracting(ChangeSample::describe)
+        .contains(
+            "Update E1: jobTitle 'Engineer' -> 'Architect'",
+            "Update E3: jobTitle 'Engineer' -> 'Architect'",
+            "Delete E5")
+        .anyMatch(d -> d.startsWith("Add E6: department (none) -> 'Sales'; displayName (none)"))
+        // status is read by no sync rule's flow: not shown.
+        .noneMatch(d -> d.contains("status"));
 
     // The real run does what the preview said.
     RunProfileOutcome imported = execute("HR System", "Full Import");

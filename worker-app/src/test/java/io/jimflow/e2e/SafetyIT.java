@@ -192,6 +192,17 @@ class SafetyIT {
                 .filter(e -> e.getValue().startsWith("Principal "))
                 .map(e -> "title=" + e.getValue())
                 .toList());
+    List<String> hrPreviewed = new ArrayList<>();
+    for (JsonNode sample : system(JSON.readTree(preview.out()), "HR System").get("importSamples")) {
+      hrPreviewed.add(sample.get("change").asText() + " " + sample.get("anchor").asText());
+      assertThat(sample.get("attributes").get(0).get("after").asText()).startsWith("Principal ");
+    }
+    assertThat(hrPreviewed)
+        .containsExactlyInAnyOrderElementsOf(
+            expected.entrySet().stream()
+                .filter(e -> e.getValue().startsWith("Principal "))
+                .map(e -> "Update " + e.getKey())
+                .toList());
     CliRun previewText = cli("preview", "hourly-hr-delta-sync", "-f", schedules);
     assertThat(previewText.out())
         .containsPattern("(?m)^  Update [^:]+: title 'Lead [^']+' -> 'Principal Lead [^']+'$");

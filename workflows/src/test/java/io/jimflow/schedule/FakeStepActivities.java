@@ -91,7 +91,8 @@ final class FakeStepActivities implements StepActivities {
                         "Update",
                         "E1",
                         List.of(new ChangeSample.AttributeChange("title", "Engineer", "Architect")),
-                        0)))),
+                        0)),
+                List.of())),
         List.of());
   }
 
