@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Export to a CSV file: the file's rows with every pending export applied (created, updated,
@@ -57,7 +58,7 @@ final class ExportRunner {
       long upTo = run.checkpoint.bound();
       PendingRange left = store.inTransaction(c -> pendingExports.pendingRange(c, system, upTo));
       run.total = run.processed + left.count();
-      mark(run, upTo, List.of());
+      mark(run, upTo, List.of(), new Encodable(type, settings));
       return;
     }
     PendingRange pending =
@@ -69,9 +70,10 @@ final class ExportRunner {
       guard.beforeExport(run, pending.lastId());
     }
     run.total = pending.count();
-    List<ImportRow> unreadable = writeFile(run, file, type, settings, pending.lastId());
+    Encodable encodable = new Encodable(type, settings);
+    List<ImportRow> unreadable = writeFile(run, file, type, settings, encodable, pending.lastId());
     run.checkpoint = new Checkpoint(Checkpoint.MARK, 0, pending.lastId());
-    mark(run, pending.lastId(), unreadable);
+    mark(run, pending.lastId(), unreadable, encodable);
   }
 
   /**
@@ -80,7 +82,12 @@ final class ExportRunner {
    * @return the old file's rows that could not be read, dropped from the new one
    */
   private List<ImportRow> writeFile(
-      RunContext run, Path file, ObjectTypeConfig type, CsvSettings settings, long upTo) {
+      RunContext run,
+      Path file,
+      ObjectTypeConfig type,
+      CsvSettings settings,
+      Encodable encodable,
+      long upTo) {
     String system = run.system.id();
     int pageSize = run.profile.pageSize();
     CsoIds written = new CsoIds();
@@ -105,7 +112,14 @@ final class ExportRunner {
                 continue;
               }
               List<PendingExportRow> applied = exports.remove(row.anchor());
-              write(writer, apply(row.attributes(), applied), applied, written);
+              // Exports the file's encoding cannot hold leave the row as it was.
+              write(
+                  writer,
+                  encodable.column(applied) == null
+                      ? apply(row.attributes(), applied)
+                      : row.attributes(),
+                  applied,
+                  written);
             }
             run.heartbeat();
           }
@@ -124,7 +138,11 @@ final class ExportRunner {
         for (String anchor : anchors) {
           List<PendingExportRow> applied = exports.get(anchor);
           if (applied != null) {
-            write(writer, apply(null, applied), applied, written);
+            write(
+                writer,
+                encodable.column(applied) == null ? apply(null, applied) : null,
+                applied,
+                written);
           }
         }
         after = page.get(page.size() - 1).id();
@@ -137,9 +155,11 @@ final class ExportRunner {
 
   /**
    * Marks the exports up to {@code upTo} after the checkpoint Exported, a page per transaction,
-   * with their run items; the first page also records the rows dropped from the file.
+   * with their run items; the first page also records the rows dropped from the file. The exports
+   * of an object the file's encoding cannot hold were not written: they stay Pending, with one
+   * error item naming the object (the same on a resumed attempt: it is decided by the exports).
    */
-  private void mark(RunContext run, long upTo, List<ImportRow> unreadable) {
+  private void mark(RunContext run, long upTo, List<ImportRow> unreadable, Encodable encodable) {
     int pageSize = run.profile.pageSize();
     List<ImportRow> errors = unreadable;
     while (true) {
@@ -148,13 +168,44 @@ final class ExportRunner {
       if (page.isEmpty() && errors.isEmpty()) {
         return;
       }
+      Map<String, List<PendingExportRow>> exports =
+          exportsOf(
+              run.system.id(),
+              page.stream().map(PendingRef::anchor).collect(Collectors.toSet()),
+              upTo);
+      List<PendingRef> exported = new ArrayList<>();
+      List<PendingRef> unwritten = new ArrayList<>();
+      for (PendingRef ref : page) {
+        List<PendingExportRow> of = exports.get(ref.anchor());
+        if (of == null || encodable.column(of) == null) {
+          exported.add(ref);
+        } else if (of.stream().mapToLong(PendingExportRow::id).min().orElse(0) == ref.id()) {
+          // Its first export: one error item per object, whichever page its exports are on.
+          unwritten.add(ref);
+        }
+      }
       List<ImportRow> dropped = errors;
       run.commitPage(
           (transaction, items) -> {
             transaction.run(
-                c -> pendingExports.markExported(c, page.stream().map(PendingRef::id).toList()));
-            for (PendingRef export : page) {
+                c ->
+                    pendingExports.markExported(c, exported.stream().map(PendingRef::id).toList()));
+            for (PendingRef export : exported) {
               items.change(export.anchor(), export.csoId(), export.mvoId(), ChangeType.Exported);
+            }
+            for (PendingRef export : unwritten) {
+              String column = encodable.column(exports.get(export.anchor()));
+              items.error(
+                  export.anchor(),
+                  export.csoId(),
+                  "UnencodableValue",
+                  export.anchor()
+                      + ": "
+                      + column
+                      + " holds a character that "
+                      + encodable.encoding()
+                      + " (the connected system's encoding) cannot hold; it was not written and"
+                      + " its export stays pending");
             }
             for (ImportRow row : dropped) {
               items.error(
@@ -212,6 +263,33 @@ final class ExportRunner {
       result = SyncEngine.applyExport(result, export.change(), export.attributes());
     }
     return result;
+  }
+
+  /** Whether an object's exports can be written in the file's encoding. */
+  private record Encodable(List<String> header, CsvSettings settings) {
+
+    Encodable(ObjectTypeConfig type, CsvSettings settings) {
+      this(type.attributes(), settings);
+    }
+
+    String encoding() {
+      return settings.encoding().name();
+    }
+
+    /**
+     * The first column the exports would write a value to that the encoding cannot hold, or null.
+     * Decided on the exports alone (what the file held before was read in the same encoding), so a
+     * resumed attempt decides the same.
+     */
+    String column(List<PendingExportRow> exports) {
+      if (exports == null) {
+        return null;
+      }
+      Map<String, String> values = apply(new LinkedHashMap<>(), exports);
+      return values == null
+          ? null
+          : CsvFileWriter.unwritableColumn(header, settings.encoding(), values);
+    }
   }
 
   /**

@@ -90,6 +90,7 @@ final class ImportRunner {
                     String where = row.location() != null ? row.location() : row.reference();
                     work.error(
                         where, null, "StoreRefused", where + ": the store refused it: " + reason);
+                    keepAsItWas(transaction, run, type, row);
                     return new Checkpoint(Checkpoint.ROWS, row.position());
                   });
         }
@@ -106,6 +107,28 @@ final class ImportRunner {
         run.commitPage((transaction, work) -> deleteAbsent(transaction, run, work));
       }
     }
+  }
+
+  /**
+   * An object whose row the store refused is still in the source: it stays as it was, not absent,
+   * and the next import reads it again.
+   */
+  private void keepAsItWas(
+      Transaction transaction, RunContext run, ObjectTypeConfig type, ImportRow row) {
+    if (row.anchor() == null || row.deleted()) {
+      return;
+    }
+    List<Long> ids =
+        transaction
+            .get(
+                c ->
+                    connectorSpace.findSummariesByAnchors(
+                        c, run.system.id(), type.name(), List.of(row.anchor())))
+            .values()
+            .stream()
+            .map(CsoSummary::id)
+            .toList();
+    transaction.run(c -> connectorSpace.markSeen(c, ids, run.runId));
   }
 
   private Checkpoint importPage(

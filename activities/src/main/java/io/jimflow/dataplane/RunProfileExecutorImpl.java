@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -213,7 +214,8 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
               + run.executionId()
               + " --step '"
               + run.stepName()
-              + "' --reason TEXT",
+              + "' --reason TEXT"
+              + e.samples().stream().map(line -> "\n  - " + line).collect(Collectors.joining()),
           stats,
           context.runId);
     } catch (ConnectorException | RunContext.TooManyErrors e) {

@@ -5,6 +5,7 @@ import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.schedule.ApprovalDecision;
+import io.jimflow.schedule.ChangeSample;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.SchedulePreview;
@@ -16,8 +17,12 @@ import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.secrets.activities.Secrets;
+import io.jimflow.store.ChangeHistory;
+import io.jimflow.store.ChangeHistory.RecordedCsoChange;
+import io.jimflow.store.ChangeType;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.PendingExports;
+import io.jimflow.store.PendingExports.PendingSample;
 import io.jimflow.store.PreviewStore;
 import io.jimflow.store.RunType;
 import io.jimflow.store.Store;
@@ -25,10 +30,13 @@ import io.jimflow.sync.ExportChange;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -48,6 +56,7 @@ public final class SchedulePreviewer {
   private final Function<String, String> environment;
   private final ConnectorSpace connectorSpace;
   private final PendingExports pendingExports;
+  private final ChangeHistory history;
 
   public SchedulePreviewer(
       Store store,
@@ -64,6 +73,7 @@ public final class SchedulePreviewer {
     this.environment = environment;
     this.connectorSpace = new ConnectorSpace(clock);
     this.pendingExports = new PendingExports(clock);
+    this.history = new ChangeHistory(clock);
   }
 
   public SchedulePreview preview(
@@ -72,6 +82,7 @@ public final class SchedulePreviewer {
     List<String> skipped = new ArrayList<>();
     Map<String, Counts> imported = new LinkedHashMap<>();
     Map<String, List<String>> holds = new LinkedHashMap<>();
+    Map<String, List<ChangeSample>> importSamples = new LinkedHashMap<>();
     try (PreviewStore preview = new PreviewStore(store)) {
       Store previewStore = preview.store();
       RunProfileExecutorImpl executor =
@@ -103,10 +114,17 @@ public final class SchedulePreviewer {
                     1,
                     // Past every threshold, so that the preview sees all a run would do; which
                     // thresholds would hold is worked out below.
-                    new ApprovalDecision(step.name(), true, "preview", "preview")),
+                    pastThresholds(step)),
                 progress);
-        steps.add(new StepPreview(step.name(), outcome.status(), outcome.message()));
+        steps.add(
+            new StepPreview(
+                step.name(), outcome.status(), withoutApproval(step, outcome.message())));
         if (profile.get().runType().isImport()) {
+          sampleImport(
+              previewStore,
+              system.get(),
+              outcome.runRecordId(),
+              importSamples.computeIfAbsent(system.get().name(), k -> new ArrayList<>()));
           Map<String, Long> stats = outcome.stats();
           long deleted = stats.getOrDefault("deleted", 0L);
           imported.merge(
@@ -126,17 +144,101 @@ public final class SchedulePreviewer {
       }
       List<SystemPreview> systems = new ArrayList<>();
       for (ConnectedSystemConfig system : config.connectedSystems()) {
-        systems.add(systemPreview(previewStore, system, imported, holds));
+        systems.add(
+            systemPreview(
+                previewStore,
+                system,
+                imported,
+                holds,
+                importSamples.getOrDefault(system.name(), List.of())));
       }
       return new SchedulePreview(definition.id(), steps, systems, skipped);
     }
+  }
+
+  /**
+   * Adds to {@code samples} up to the system's {@code samples} objects of each change an import run
+   * of it made in the preview: what it added and updated, with the values the store held before the
+   * preview (read outside its transaction) and after, and what it marked absent.
+   */
+  private void sampleImport(
+      Store previewStore, ConnectedSystemConfig system, String runId, List<ChangeSample> samples) {
+    if (runId == null) {
+      return;
+    }
+    Set<String> shown = mappedAttributes(system.id());
+    for (ChangeType change : List.of(ChangeType.Added, ChangeType.Updated, ChangeType.Deleted)) {
+      String kind = IMPORT_CHANGES.get(change);
+      int room =
+          system.thresholds().samples()
+              - (int) samples.stream().filter(x -> x.change().equals(kind)).count();
+      if (room <= 0) {
+        continue;
+      }
+      List<RecordedCsoChange> changes =
+          previewStore.inTransaction(c -> history.lastCsoChanges(c, runId, change, room));
+      Map<String, Map<String, String>> before = new HashMap<>();
+      if (change == ChangeType.Updated) {
+        for (RecordedCsoChange updated : changes) {
+          store
+              .inTransaction(
+                  c ->
+                      connectorSpace.findByAnchors(
+                          c, system.id(), updated.objectType(), List.of(updated.anchor())))
+              .values()
+              .forEach(cso -> before.put(cso.anchor(), cso.attributes()));
+        }
+      }
+      for (RecordedCsoChange recorded : changes) {
+        samples.add(
+            ChangeSamples.of(
+                kind,
+                recorded.anchor(),
+                before.get(recorded.anchor()),
+                recorded.attributes(),
+                shown));
+      }
+    }
+  }
+
+  private static final Map<ChangeType, String> IMPORT_CHANGES =
+      Map.of(ChangeType.Added, "Add", ChangeType.Updated, "Update", ChangeType.Deleted, "Delete");
+
+  /** The attributes of a system its sync rules read (inbound) or write (outbound). */
+  private Set<String> mappedAttributes(String system) {
+    Set<String> mapped = new HashSet<>();
+    config.syncRules().inbound().stream()
+        .filter(r -> r.connectedSystem().equals(system))
+        .forEach(r -> r.flows().forEach(f -> mapped.add(f.source())));
+    config.syncRules().outbound().stream()
+        .filter(r -> r.connectedSystem().equals(system))
+        .forEach(r -> r.flows().forEach(f -> mapped.add(f.target())));
+    return mapped;
+  }
+
+  private static ApprovalDecision pastThresholds(StepDefinition step) {
+    return new ApprovalDecision(step.name(), true, "preview", "preview");
+  }
+
+  /**
+   * A step's message without the approval the preview gave it: no person approved anything, and the
+   * thresholds it would cross are said in the holds.
+   */
+  static String withoutApproval(StepDefinition step, String message) {
+    String approval = pastThresholds(step).describe();
+    if (message == null || !message.startsWith(approval)) {
+      return message;
+    }
+    String rest = message.substring(approval.length()).replaceFirst("^; ", "");
+    return rest.isBlank() ? null : rest;
   }
 
   private SystemPreview systemPreview(
       Store previewStore,
       ConnectedSystemConfig system,
       Map<String, Counts> imported,
-      Map<String, List<String>> holds) {
+      Map<String, List<String>> holds,
+      List<ChangeSample> importSamples) {
     String id = system.id();
     Map<ExportChange, Long> pending =
         previewStore.inTransaction(c -> pendingExports.countPendingByChange(c, id, Long.MAX_VALUE));
@@ -147,13 +249,15 @@ public final class SchedulePreviewer {
             pending.getOrDefault(ExportChange.Delete, 0L));
     long total = previewStore.inTransaction(c -> connectorSpace.count(c, id));
     List<String> sample = new ArrayList<>();
+    List<ChangeSample> samples = new ArrayList<>();
+    int limit = system.thresholds().samples();
     for (ExportChange change : ExportChange.values()) {
-      previewStore
-          .inTransaction(
-              c ->
-                  pendingExports.samplePending(
-                      c, id, change, Long.MAX_VALUE, ThresholdGuard.SAMPLE))
-          .forEach(anchor -> sample.add(change + " " + anchor));
+      for (PendingSample export :
+          previewStore.inTransaction(
+              c -> pendingExports.samplePending(c, id, change, Long.MAX_VALUE, limit))) {
+        sample.add(change + " " + export.anchor());
+        samples.add(ChangeSamples.of(export));
+      }
     }
     List<String> systemHolds = new ArrayList<>(holds.getOrDefault(system.name(), List.of()));
     for (Crossing crossing :
@@ -171,6 +275,8 @@ public final class SchedulePreviewer {
         imported.getOrDefault(system.name(), Counts.NONE),
         exports,
         systemHolds,
-        sample);
+        sample,
+        samples,
+        importSamples);
   }
 }

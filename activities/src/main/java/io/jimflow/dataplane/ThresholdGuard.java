@@ -4,7 +4,9 @@ import io.jimflow.dataplane.ThresholdDecision.Crossing;
 import io.jimflow.store.ConnectorSpace;
 import io.jimflow.store.CsoRow;
 import io.jimflow.store.PendingExports;
+import io.jimflow.store.PendingExports.PendingSample;
 import io.jimflow.sync.ExportChange;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,9 +19,6 @@ import java.util.Optional;
  */
 final class ThresholdGuard {
 
-  /** Objects named in a hold's sample. */
-  static final int SAMPLE = 5;
-
   private final ConnectorSpace connectorSpace;
   private final PendingExports pendingExports;
 
@@ -28,10 +27,20 @@ final class ThresholdGuard {
     this.pendingExports = pendingExports;
   }
 
-  /** A run above a threshold: why, in one line. */
+  /**
+   * A run above a threshold: why, in one line, and a few of the objects it would change with their
+   * changed attributes' values before and after, one line each.
+   */
   static final class RunHeld extends RuntimeException {
-    RunHeld(String message) {
+    private final List<String> samples;
+
+    RunHeld(String message, List<String> samples) {
       super(message);
+      this.samples = List.copyOf(samples);
+    }
+
+    List<String> samples() {
+      return samples;
     }
   }
 
@@ -43,7 +52,12 @@ final class ThresholdGuard {
     List<String> sample =
         count.absent() == 0
             ? List.of()
-            : run.read(c -> connectorSpace.findNotSeen(c, system, run.runId, 0, SAMPLE)).stream()
+            : run
+                .read(
+                    c ->
+                        connectorSpace.findNotSeen(
+                            c, system, run.runId, 0, run.system.thresholds().samples()))
+                .stream()
                 .map(CsoRow::anchor)
                 .toList();
     Optional<Crossing> crossing =
@@ -52,7 +66,8 @@ final class ThresholdGuard {
       throw new RunHeld(
           "held: the full import "
               + crossing.get().describe(run.system.name())
-              + "; nothing was marked absent");
+              + "; nothing was marked absent",
+          List.of());
     }
   }
 
@@ -64,24 +79,36 @@ final class ThresholdGuard {
     long deletions = pending.getOrDefault(ExportChange.Delete, 0L);
     long updates = pending.getOrDefault(ExportChange.Update, 0L);
     long total = run.read(c -> connectorSpace.count(c, system));
+    List<PendingSample> deleted =
+        deletions == 0 ? List.of() : sample(run, ExportChange.Delete, upToId);
+    List<PendingSample> updated =
+        updates == 0 ? List.of() : sample(run, ExportChange.Update, upToId);
     List<Crossing> crossings =
         ThresholdDecision.export(
-            deletions,
-            updates,
-            total,
-            run.system.thresholds(),
-            deletions == 0 ? List.of() : sample(run, ExportChange.Delete, upToId),
-            updates == 0 ? List.of() : sample(run, ExportChange.Update, upToId));
+            deletions, updates, total, run.system.thresholds(), anchors(deleted), anchors(updated));
     if (!crossings.isEmpty()) {
+      List<String> samples = new ArrayList<>();
+      for (PendingSample sample : updated) {
+        samples.add(ChangeSamples.of(sample).describe());
+      }
+      for (PendingSample sample : deleted) {
+        samples.add(ChangeSamples.of(sample).describe());
+      }
       throw new RunHeld(
           "held: the export "
               + String.join(
                   "; and ", crossings.stream().map(c -> c.describe(run.system.name())).toList())
-              + "; nothing was sent and the exports stay pending");
+              + "; nothing was sent and the exports stay pending",
+          samples);
     }
   }
 
-  private List<String> sample(RunContext run, ExportChange change, long upToId) {
-    return run.read(c -> pendingExports.samplePending(c, run.system.id(), change, upToId, SAMPLE));
+  private List<PendingSample> sample(RunContext run, ExportChange change, long upToId) {
+    int limit = run.system.thresholds().samples();
+    return run.read(c -> pendingExports.samplePending(c, run.system.id(), change, upToId, limit));
+  }
+
+  private static List<String> anchors(List<PendingSample> samples) {
+    return samples.stream().map(PendingSample::anchor).toList();
   }
 }

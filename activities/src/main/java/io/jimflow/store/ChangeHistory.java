@@ -120,6 +120,45 @@ public final class ChangeHistory {
         connection, "select change_type from cso_change where cso_id = ? order by id", csoId);
   }
 
+  /**
+   * A CSO change a run recorded, as a preview shows it.
+   *
+   * @param objectType its CSO's object type (null once the CSO is gone)
+   * @param attributes what the run imported; null for a deletion
+   */
+  public record RecordedCsoChange(
+      String anchor, String objectType, Map<String, String> attributes) {}
+
+  /**
+   * The last {@code limit} CSO changes of this type a run recorded, oldest first. Read newest first
+   * by id, so that a run's changes, the newest in the table, are found without reading the rest.
+   */
+  public List<RecordedCsoChange> lastCsoChanges(
+      Connection connection, String runId, ChangeType change, int limit) throws SQLException {
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "select ch.anchor, c.object_type, ch.attributes from cso_change ch"
+                + " left join cso c on c.id = ch.cso_id"
+                + " where ch.run_record_id = ? and ch.change_type = ? order by ch.id desc limit ?")) {
+      statement.setString(1, runId);
+      statement.setString(2, change.name());
+      statement.setInt(3, limit);
+      List<RecordedCsoChange> changes = new ArrayList<>();
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          String attributes = rows.getString(3);
+          changes.add(
+              0,
+              new RecordedCsoChange(
+                  rows.getString(1),
+                  rows.getString(2),
+                  attributes == null ? null : AttributesJson.read(attributes)));
+        }
+      }
+      return changes;
+    }
+  }
+
   public List<ChangeType> mvoChanges(Connection connection, String mvoId) throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(

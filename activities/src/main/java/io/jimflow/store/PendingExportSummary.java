@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * What a system's Pending exports up to an id would change, for {@link PendingExports}: their
- * number by change, and the anchors of the first of one change.
+ * number by change, and the first of one change with their values now and after.
  */
 final class PendingExportSummary {
 
@@ -38,13 +38,17 @@ final class PendingExportSummary {
     }
   }
 
-  /** The anchors of the first {@code limit} Pending exports of this change, in id order. */
-  static List<String> samplePending(
+  /**
+   * The first {@code limit} Pending exports of this change, in id order: each object's anchor, the
+   * values its CSO holds now and the values the export asks for.
+   */
+  static List<PendingExports.PendingSample> samplePending(
       Connection connection, String system, ExportChange change, long upToId, int limit)
       throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "select c.anchor from pending_export pe join cso c on c.id = pe.cso_id"
+            "select c.anchor, c.attributes, pe.attributes from pending_export pe"
+                + " join cso c on c.id = pe.cso_id"
                 + " where pe.connected_system_id = ? and pe.status = ? and pe.id <= ?"
                 + " and pe.change_type = ? order by pe.connected_system_id, pe.status, pe.id"
                 + " limit ?")) {
@@ -53,13 +57,18 @@ final class PendingExportSummary {
       statement.setLong(3, upToId);
       statement.setString(4, change.name());
       statement.setInt(5, limit);
-      List<String> anchors = new ArrayList<>();
+      List<PendingExports.PendingSample> samples = new ArrayList<>();
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
-          anchors.add(rows.getString(1));
+          samples.add(
+              new PendingExports.PendingSample(
+                  change,
+                  rows.getString(1),
+                  AttributesJson.read(rows.getString(2)),
+                  AttributesJson.read(rows.getString(3))));
         }
       }
-      return anchors;
+      return samples;
     }
   }
 }

@@ -263,8 +263,20 @@ public final class PendingExports {
     return PendingExportSummary.countPendingByChange(connection, system, upToId);
   }
 
-  /** The anchors of the first {@code limit} Pending exports of this change, in id order. */
-  public List<String> samplePending(
+  /**
+   * A Pending export as a sample of what an export would change.
+   *
+   * @param now the values the target object holds now (its CSO's attributes)
+   * @param asked the values the export asks for
+   */
+  public record PendingSample(
+      ExportChange change, String anchor, Map<String, String> now, Map<String, String> asked) {}
+
+  /**
+   * The first {@code limit} Pending exports of this change with ids up to {@code upToId}, in id
+   * order.
+   */
+  public List<PendingSample> samplePending(
       Connection connection, String system, ExportChange change, long upToId, int limit)
       throws SQLException {
     return PendingExportSummary.samplePending(connection, system, change, upToId, limit);

@@ -10,6 +10,7 @@ import io.jimflow.dataplane.config.DataPlaneConfigLoader;
 import io.jimflow.maintenance.SystemOperation;
 import io.jimflow.maintenance.activities.SystemOperations;
 import io.jimflow.schedule.ApprovalDecision;
+import io.jimflow.schedule.ChangeSample;
 import io.jimflow.schedule.PreviewRequest;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
@@ -619,6 +620,14 @@ class RunProfileExecutorImplTest {
             "held: the export would update 5 of 5 objects of Directory (100%), above the threshold"
                 + " of 3 or 100%; e.g. E1, E2, E3, E4, E5; nothing was sent and the exports stay"
                 + " pending.");
+    // A few of the objects it would change, with their changed attributes before and after.
+    assertThat(held.message().lines().skip(1))
+        .containsExactly(
+            "  - Update E1: title 'Engineer' -> 'Architect'",
+            "  - Update E2: title 'Engineer' -> 'Architect'",
+            "  - Update E3: title 'Engineer' -> 'Architect'",
+            "  - Update E4: title 'Engineer' -> 'Architect'",
+            "  - Update E5: title 'Engineer' -> 'Architect'");
     assertThat(Files.readString(dir.resolve("data/directory.csv"))).isEqualTo(before);
     String pending =
         "select count(*) from pending_export where connected_system_id = 'directory'"
@@ -702,12 +711,35 @@ class RunProfileExecutorImplTest {
     assertThat(preview.steps())
         .extracting(SchedulePreview.StepPreview::status)
         .containsExactly(StepStatus.Complete, StepStatus.Complete);
+    // No person approved anything: a step's message does not say the preview went past thresholds.
+    assertThat(preview.steps())
+        .extracting(SchedulePreview.StepPreview::message)
+        .containsOnlyNulls();
     SchedulePreview.SystemPreview hr = system(preview, "HR System");
     SchedulePreview.SystemPreview directoryPreview = system(preview, "Directory");
     assertThat(hr.imported()).isEqualTo(new SchedulePreview.Counts(1, 3, 1));
     assertThat(directoryPreview.exports()).isEqualTo(new SchedulePreview.Counts(1, 3, 0));
     assertThat(directoryPreview.sample()).contains("Create E6", "Update E1", "Update E3");
+    assertThat(directoryPreview.samples())
+        .extracting(ChangeSample::describe)
+        .contains(
+            "Update E1: title 'Engineer' -> 'Architect'",
+            "Update E3: title 'Engineer' -> 'Architect'",
+            "Create E6: department (none) -> 'Sales'; displayName (none) -> 'Person 6';"
+                + " employeeId (none) -> 'E6'; givenName (none) -> 'First6';"
+                + " mail (none) -> 'p6@example.org'; surname (none) -> 'Last6';"
+                + " title (none) -> 'Engineer'");
     assertThat(directoryPreview.holds()).isEmpty();
+    // What HR's import would change, with the values the store held before the preview.
+    assertThat(hr.importSamples())
+        .extracting(ChangeSample::describe)
+        .contains(
+            "Update E1: jobTitle 'Engineer' -> 'Architect'",
+            "Update E3: jobTitle 'Engineer' -> 'Architect'",
+            "Delete E5")
+        .anyMatch(d -> d.startsWith("Add E6: department (none) -> 'Sales'; displayName (none)"))
+        // status is read by no sync rule's flow: not shown.
+        .noneMatch(d -> d.contains("status"));
 
     // The real run does what the preview said.
     RunProfileOutcome imported = execute("HR System", "Full Import");

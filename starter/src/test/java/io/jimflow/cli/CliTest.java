@@ -259,7 +259,14 @@ class CliTest {
     cli("start", "approval", "-f", schedulesFile.toString());
     String id = firstLine(out.toString());
     awaitShown(id, "AwaitingApproval");
-    assertThat(out.toString()).contains("held: the export would delete 600 of 1000");
+    // The table shows the message's first line; below it, the held step's whole message.
+    assertThat(out.toString())
+        .containsPattern(
+            "(?m)^0\\s+held\\s+AwaitingApproval\\s+1\\s+held: the export would delete 600 of 1000 …$")
+        .contains(
+            "Step 'held' awaits approval:\n"
+                + "  held: the export would delete 600 of 1000\n"
+                + "  - Update E1: title 'Engineer' -> 'Architect'");
 
     out.getBuffer().setLength(0);
     assertThat(cli("executions", "approve", id, "--step", "nope", "--reason", "fine"))

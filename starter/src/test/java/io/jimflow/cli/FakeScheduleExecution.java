@@ -83,7 +83,12 @@ public class FakeScheduleExecution implements ScheduleExecutionContract {
           Workflow.await(() -> false);
         }
         if (step.name().equals("held")) {
-          set(i, StepStatus.AwaitingApproval, 1, "held: the export would delete 600 of 1000");
+          set(
+              i,
+              StepStatus.AwaitingApproval,
+              1,
+              "held: the export would delete 600 of 1000\n  - Update E1: title 'Engineer' ->"
+                  + " 'Architect'");
           Workflow.await(() -> decision != null);
           set(i, decision.approve() ? StepStatus.Complete : StepStatus.FailedWithError, 1, null);
           steps.set(i, withMessage(steps.get(i), decision.describe()));

@@ -29,13 +29,25 @@ public record SchedulePreview(
    * @param exports what its next export would send: creates, updates, deletes
    * @param holds the thresholds that would hold a run of it, as the held step would say
    * @param sample a few of the objects its export would change, e.g. {@code Update E7}
+   * @param samples the same objects with their changed attributes' values before and after
+   * @param importSamples a few of the objects its imports would add, update and mark absent, with
+   *     their changed attributes' values before and after
    */
   public record SystemPreview(
-      String system, Counts imported, Counts exports, List<String> holds, List<String> sample) {
+      String system,
+      Counts imported,
+      Counts exports,
+      List<String> holds,
+      List<String> sample,
+      List<ChangeSample> samples,
+      List<ChangeSample> importSamples) {
 
     public SystemPreview {
       holds = List.copyOf(holds);
       sample = List.copyOf(sample);
+      // Absent from what a worker before the samples returned.
+      samples = samples == null ? List.of() : List.copyOf(samples);
+      importSamples = importSamples == null ? List.of() : List.copyOf(importSamples);
     }
   }
 

@@ -149,7 +149,12 @@ public final class StepBoard {
           md.append(" (attempt ").append(s.attempts()).append(')');
         } else if ((s.status() == StepStatus.Waiting || s.status() == StepStatus.AwaitingApproval)
             && s.message() != null) {
-          md.append(" (").append(s.message()).append(')');
+          // A held step's samples, on the lines after its message's first, as a nested list.
+          int newline = s.message().indexOf('\n');
+          md.append(" (")
+              .append(newline < 0 ? s.message() : s.message().substring(0, newline))
+              .append(')')
+              .append(newline < 0 ? "" : s.message().substring(newline));
         } else if (s.status().isFinal() && s.attempts() > 1) {
           md.append(" after ").append(s.attempts()).append(" attempts");
         }

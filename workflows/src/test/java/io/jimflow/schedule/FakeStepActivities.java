@@ -85,7 +85,14 @@ final class FakeStepActivities implements StepActivities {
                 SchedulePreview.Counts.NONE,
                 new SchedulePreview.Counts(1, 3, 0),
                 List.of(),
-                List.of("Update E1"))),
+                List.of("Update E1"),
+                List.of(
+                    new ChangeSample(
+                        "Update",
+                        "E1",
+                        List.of(new ChangeSample.AttributeChange("title", "Engineer", "Architect")),
+                        0)),
+                List.of())),
         List.of());
   }
 

@@ -65,6 +65,10 @@ class SchedulePreviewWorkflowTest {
         .extracting(SchedulePreview.StepPreview::name)
         .containsExactly("Import");
     assertThat(preview.systems().get(0).exports()).isEqualTo(new SchedulePreview.Counts(1, 3, 0));
+    // The samples come through Temporal's payloads with their values before and after.
+    assertThat(preview.systems().get(0).samples())
+        .extracting(ChangeSample::describe)
+        .containsExactly("Update E1: title 'Engineer' -> 'Architect'");
   }
 
   @Test

@@ -73,6 +73,20 @@ class StepBoardTest {
   }
 
   @Test
+  void aHeldStepsSampleFollowsItOnTheRailAsANestedList() {
+    board.started(2, T0);
+    board.awaitingApproval(
+        2, "held: the export would update 9 of 9\n  - Update E1: title 'A' -> 'B'");
+
+    String rail = board.rail("Nightly HR Sync", ExecutionStatus.InProgress, 2, null);
+
+    assertThat(rail)
+        .contains(
+            "1 · export — AwaitingApproval (held: the export would update 9 of 9)\n"
+                + "  - Update E1: title 'A' -> 'B'\n");
+  }
+
+  @Test
   void theStepRailOfAHugeScheduleCountsStepsPerGroup() {
     List<StepDefinition> steps = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {

@@ -12,6 +12,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -76,6 +77,23 @@ public final class CsvFileWriter implements AutoCloseable {
       throw new ConnectorException(
           "CSV file " + target + " cannot be written: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The first of the header's columns whose value in {@code attributes} the encoding cannot hold,
+   * or null when the row can be written: a caller leaves such a row out (one error) instead of
+   * failing the whole file.
+   */
+  public static String unwritableColumn(
+      List<String> header, Charset encoding, Map<String, String> attributes) {
+    CharsetEncoder encoder = encoding.newEncoder();
+    for (String column : header) {
+      String value = attributes.get(column);
+      if (value != null && !encoder.canEncode(value)) {
+        return column;
+      }
+    }
+    return null;
   }
 
   /** Writes one row; attributes not in the header are left out, missing ones are empty. */

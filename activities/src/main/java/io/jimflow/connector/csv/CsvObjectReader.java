@@ -132,7 +132,9 @@ public final class CsvObjectReader implements ObjectSource {
       return new ImportRow(
           rowPosition,
           where,
-          null,
+          // The anchor's column when the row has it: that object is still in the source, only
+          // unreadable, so a full import keeps it as it was instead of taking it for absent.
+          anchorIndex < record.getFieldCount() ? soundAnchor(record.getField(anchorIndex)) : null,
           null,
           "WrongColumnCount",
           where + " has " + record.getFieldCount() + " fields, the header has " + header.size(),
@@ -145,7 +147,7 @@ public final class CsvObjectReader implements ObjectSource {
             rowPosition,
             where,
             // Known when the anchor itself is fine: the object is not absent, only unreadable.
-            anchor.isBlank() || undecodable(anchor) ? null : anchor,
+            soundAnchor(anchor),
             null,
             "InvalidBytes",
             where
@@ -174,6 +176,11 @@ public final class CsvObjectReader implements ObjectSource {
       attributes.put(header.get(i), record.getField(i));
     }
     return new ImportRow(rowPosition, anchor, anchor, attributes, null, null, where);
+  }
+
+  /** An anchor read from a row in error, or null when it is blank or unreadable itself. */
+  private static String soundAnchor(String anchor) {
+    return anchor.isBlank() || undecodable(anchor) ? null : anchor;
   }
 
   /**

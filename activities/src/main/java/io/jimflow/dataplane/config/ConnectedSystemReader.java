@@ -176,13 +176,14 @@ final class ConnectedSystemReader extends NodeReading {
     String name = Optional.ofNullable(string(map, "name", node, false)).orElse(id);
     RunType runType = enumValue(map, "runType", node, RunType.class, label);
     int pageSize =
-        wholeNumber(map, "pageSize", label, RunProfileConfig.DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+        wholeNumber(map, "pageSize", label, RunProfileConfig.DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
     int stopAfterErrors =
         wholeNumber(
             map,
             "stopAfterErrors",
             label,
             RunProfileConfig.DEFAULT_STOP_AFTER_ERRORS,
+            1,
             RunProfileConfig.MAX_STOP_AFTER_ERRORS);
     String file = string(map, "file", node, false);
     if (ldap && file != null) {
@@ -213,25 +214,6 @@ final class ConnectedSystemReader extends NodeReading {
   }
 
   /** A whole number from 1 to {@code max}, or {@code absent} when the key is not there. */
-  private int wholeNumber(
-      Map<String, ConfigNode> map, String key, String label, int absent, int max) {
-    ConfigNode node = map.get(key);
-    if (node == null) {
-      return absent;
-    }
-    String text = scalar(node, label + " " + key);
-    try {
-      int value = Integer.parseInt(text);
-      if (value < 1 || value > max) {
-        problem(node, label + ": " + key + " must be between 1 and " + max + ", not " + value);
-      }
-      return value;
-    } catch (NumberFormatException e) {
-      problem(node, label + ": " + key + " must be a whole number, not '" + text + "'");
-      return absent;
-    }
-  }
-
   /** A setting that could not be read is reported already; leaving it out keeps reading on. */
   private static void putIfRead(Map<String, String> settings, String key, String value) {
     if (value != null) {

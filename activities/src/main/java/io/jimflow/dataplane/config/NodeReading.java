@@ -124,6 +124,31 @@ class NodeReading {
     return scalar(node, what);
   }
 
+  /**
+   * A whole number from {@code min} to {@code max} under {@code key}, or {@code absent} when it is
+   * not there; one out of range or not a number is a problem.
+   */
+  int wholeNumber(
+      Map<String, ConfigNode> map, String key, String label, int absent, int min, int max) {
+    ConfigNode node = map.get(key);
+    if (node == null) {
+      return absent;
+    }
+    String text = String.valueOf(scalar(node, label + " " + key)).trim();
+    try {
+      int value = Integer.parseInt(text);
+      if (value < min || value > max) {
+        problem(
+            node,
+            label + ": " + key + " must be between " + min + " and " + max + ", not " + value);
+      }
+      return value;
+    } catch (NumberFormatException e) {
+      problem(node, label + ": " + key + " must be a whole number, not '" + text + "'");
+      return absent;
+    }
+  }
+
   /** A scalar's text as written; an empty value reads as empty text. */
   String scalar(ConfigNode node, String what) {
     if (node instanceof ScalarNode scalar) {

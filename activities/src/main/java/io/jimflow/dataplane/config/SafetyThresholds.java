@@ -14,18 +14,26 @@ import java.time.Duration;
  * @param importAbsent objects one full import may mark absent (a source with none of the system's
  *     objects is always above it)
  * @param approvalTimeout how long a held run waits for a person's decision before it is rejected
+ * @param samples how many objects of each change (creates, updates, deletes) a held run and a
+ *     preview show with their changed attributes' values before and after
  */
 public record SafetyThresholds(
     Threshold exportDeletions,
     Threshold exportUpdates,
     Threshold importAbsent,
-    Duration approvalTimeout) {
+    Duration approvalTimeout,
+    int samples) {
 
   /** A day: a run held at night waits for the morning's operators. */
   public static final Duration DEFAULT_APPROVAL_TIMEOUT = Duration.ofHours(24);
 
   public static final Duration MIN_APPROVAL_TIMEOUT = Duration.ofMinutes(1);
   public static final Duration MAX_APPROVAL_TIMEOUT = Duration.ofDays(30);
+
+  /** Enough to see what a change is; few enough that a held step's message stays short. */
+  public static final int DEFAULT_SAMPLES = 5;
+
+  public static final int MAX_SAMPLES = 20;
 
   /**
    * The defaults. Deletions: 500, Entra Connect's default, or 10% of the target (a tenth of a
@@ -39,5 +47,6 @@ public record SafetyThresholds(
           new Threshold(500, 0.10),
           new Threshold(2_000, 0.50),
           new Threshold(500, 0.10),
-          DEFAULT_APPROVAL_TIMEOUT);
+          DEFAULT_APPROVAL_TIMEOUT,
+          DEFAULT_SAMPLES);
 }

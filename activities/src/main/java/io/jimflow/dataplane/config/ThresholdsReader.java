@@ -10,7 +10,8 @@ import java.util.Map;
  * Reads a {@code thresholds} mapping (at the top of the file, or of one connected system): each of
  * {@code exportDeletions}, {@code exportUpdates} and {@code importAbsent} a mapping of {@code
  * count} (a whole number) and {@code share} ({@code 10%} or {@code 0.1}); what it leaves out comes
- * from the defaults it refines.
+ * from the defaults it refines. {@code approvalTimeout} and {@code samples} (how many objects of
+ * each change a held run and a preview show) are read here too.
  */
 final class ThresholdsReader extends NodeReading {
 
@@ -31,13 +32,15 @@ final class ThresholdsReader extends NodeReading {
             "exportDeletions",
             "exportUpdates",
             "importAbsent",
-            "approvalTimeout");
+            "approvalTimeout",
+            "samples");
     return new SafetyThresholds(
         threshold(
             map.get("exportDeletions"), label + " exportDeletions", defaults.exportDeletions()),
         threshold(map.get("exportUpdates"), label + " exportUpdates", defaults.exportUpdates()),
         threshold(map.get("importAbsent"), label + " importAbsent", defaults.importAbsent()),
-        timeout(map.get("approvalTimeout"), label, defaults.approvalTimeout()));
+        timeout(map.get("approvalTimeout"), label, defaults.approvalTimeout()),
+        wholeNumber(map, "samples", label, defaults.samples(), 0, SafetyThresholds.MAX_SAMPLES));
   }
 
   private Duration timeout(ConfigNode node, String label, Duration defaults) {

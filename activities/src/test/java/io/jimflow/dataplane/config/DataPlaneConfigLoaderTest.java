@@ -153,6 +153,7 @@ class DataPlaneConfigLoaderTest {
               exportDeletions: {share: 2.5%}
               importAbsent: {count: 50, share: 0.2}
               approvalTimeout: PT2H
+              samples: 12
             objectTypes:
               - {name: person, anchor: employeeId, attributes: [employeeId]}
         """;
@@ -167,6 +168,8 @@ class DataPlaneConfigLoaderTest {
     assertThat(dir.importAbsent()).isEqualTo(new Threshold(50, 0.2));
     assertThat(dir.approvalTimeout()).isEqualTo(Duration.ofHours(2));
     assertThat(hr.approvalTimeout()).isEqualTo(Duration.ofHours(24));
+    assertThat(dir.samples()).isEqualTo(12);
+    assertThat(hr.samples()).isEqualTo(5);
 
     ConfigException error =
         catchThrowableOfType(
@@ -176,14 +179,16 @@ class DataPlaneConfigLoaderTest {
                     "cs.yaml",
                     yaml.replace("{count: 100}", "{count: -1, share: 120%}")
                         .replace("2.5%", "lots")
-                        .replace("PT2H", "P90D")));
+                        .replace("PT2H", "P90D")
+                        .replace("samples: 12", "samples: 100000")));
     assertThat(error.problems())
         .extracting(ConfigProblem::toString)
         .containsExactlyInAnyOrder(
             "cs.yaml:2: the default exportDeletions: count must be between 0 and 1000000000, not -1",
             "cs.yaml:2: the default exportDeletions: share must be between 0% and 100%, not 120%",
             "cs.yaml:11: connected system 'dir' exportDeletions: share must be a percentage such as 10%, not 'lots'",
-            "cs.yaml:13: connected system 'dir': approvalTimeout must be between PT1M and P30D, not P90D");
+            "cs.yaml:13: connected system 'dir': approvalTimeout must be between PT1M and P30D, not P90D",
+            "cs.yaml:14: connected system 'dir': samples must be between 0 and 20, not 100000");
   }
 
   @Test

@@ -15,6 +15,7 @@ import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepRecord;
+import io.jimflow.schedule.StepStatus;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,7 +86,7 @@ public class ExecutionShowCommand extends ClientCommand {
       table.row(
           step.index(), step.name(), step.status(), step.attempts(), firstLine(step.message()));
     }
-    return new Shown(document, "Execution " + workflowId, Map.of(), table, null);
+    return new Shown(document, "Execution " + workflowId, Map.of(), table, held(steps));
   }
 
   /** An execution Temporal no longer has, from the store's execution history. */
@@ -195,6 +196,27 @@ public class ExecutionShowCommand extends ClientCommand {
         + " "
         + (initiator.name() == null ? initiator.id() : initiator.name())
         + (execution.trigger() == null ? "" : " (" + execution.trigger() + ")");
+  }
+
+  /**
+   * Below the table, each step waiting in AwaitingApproval whose message has more than the line the
+   * table shows: what holds it, how to decide, and a few of the objects it would change with their
+   * values before and after.
+   */
+  private static String held(List<StepOutcome> steps) {
+    StringBuilder text = new StringBuilder();
+    for (StepOutcome step : steps) {
+      if (step.status() == StepStatus.AwaitingApproval
+          && step.message() != null
+          && step.message().strip().contains("\n")) {
+        text.append(text.isEmpty() ? "" : "\n")
+            .append("Step '")
+            .append(step.name())
+            .append("' awaits approval:\n  ")
+            .append(step.message().strip());
+      }
+    }
+    return text.isEmpty() ? null : text.toString();
   }
 
   private static String firstLine(String message) {

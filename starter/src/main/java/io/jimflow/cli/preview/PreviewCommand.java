@@ -96,7 +96,14 @@ public class PreviewCommand extends ClientCommand {
     table.print(out());
     for (SystemPreview s : preview.systems()) {
       s.holds().forEach(h -> out().println("Would hold: " + h));
-      if (!s.sample().isEmpty()) {
+      if (!s.importSamples().isEmpty()) {
+        out().println(s.system() + " imports, e.g.:");
+        s.importSamples().forEach(sample -> out().println("  " + sample.describe()));
+      }
+      if (!s.samples().isEmpty()) {
+        out().println(s.system() + " exports, e.g.:");
+        s.samples().forEach(sample -> out().println("  " + sample.describe()));
+      } else if (!s.sample().isEmpty()) {
         out().println(s.system() + " e.g.: " + String.join(", ", s.sample()));
       }
     }
