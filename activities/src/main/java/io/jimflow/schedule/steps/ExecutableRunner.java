@@ -234,18 +234,24 @@ public final class ExecutableRunner {
         env.put(name, workerEnvironment.get(name));
       }
     }
-    env.putAll(resolved(step.env()));
+    env.putAll(resolved(step.env(), jimflowEnv.get("JIMFLOW_STEP_NAME")));
     env.putAll(jimflowEnv);
     progress.lastCheckpoint().ifPresent(c -> env.put("JIMFLOW_CHECKPOINT", c));
     return env;
   }
 
-  private Map<String, String> resolved(Map<String, String> stepEnv) {
+  private Map<String, String> resolved(Map<String, String> stepEnv, String stepName) {
     try {
       return secrets.resolveAll(stepEnv);
     } catch (ApplicationFailure e) {
       if (Secrets.UNKNOWN_SECRET.equals(e.getType())) {
         throw configurationError("env " + e.getOriginalMessage());
+      }
+      if (Secrets.SYSTEM_SECRET.equals(e.getType())) {
+        throw configurationError(
+            (stepName == null ? "" : "step '" + stepName + "': ")
+                + "env "
+                + e.getOriginalMessage());
       }
       throw e;
     }

@@ -316,6 +316,41 @@ class ExecutableRunnerTest {
   }
 
   @Test
+  void aStepNamingASystemSecretFailsNamingTheStepAndNothingRuns() throws Exception {
+    Path marker = dir.resolve("ran");
+    Path folder = Files.createDirectories(dir.resolve("secrets"));
+    Path keys =
+        Files.writeString(folder.resolve("payload-keys"), "k1:c2VjcmV0LWtleS1tYXRlcmlhbA==");
+    ExecutableRunner withSecrets =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.anyBelowRoot(),
+            Set.of("KEYS"),
+            400,
+            Map.of("PATH", System.getenv("PATH")),
+            new WorkerSecrets(
+                Optional.of(folder),
+                Map.of(),
+                io.jimflow.secrets.activities.SystemSecrets.builder()
+                    .file("the payload keys", keys.toString())
+                    .build()),
+            Containment.detect());
+    Scripts.write(root, "steal.sh", "echo \"$KEYS\" > '" + marker + "'");
+
+    assertConfigurationError(
+        () ->
+            withSecrets.run(
+                new ExecutableStep(
+                    "steal.sh", null, null, Map.of("KEYS", "${secret:payload-keys}")),
+                Map.of("JIMFLOW_STEP_NAME", "Nightly export"),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "step 'Nightly export': env secret 'payload-keys' is the payload keys, a secret of the"
+            + " worker itself, which no step may name");
+    assertThat(marker).doesNotExist();
+  }
+
+  @Test
   void anUnknownSecretIsAConfigurationErrorNamingItAndNothingRuns() {
     Path marker = dir.resolve("ran");
     Scripts.write(root, "touch.sh", "touch " + marker);
