@@ -41,6 +41,18 @@ class CodecServerBindIT {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @Test
+  void aWorkerWithPayloadKeysServesNoCodecServerUnlessItIsTurnedOn(E2eEnvironment env)
+      throws Exception {
+    WorkerProcess worker =
+        env.startWorker("codec-off", Map.of("JIMFLOW_PAYLOAD_ENCRYPTION_KEYS", KEYS));
+
+    HttpResponse<String> onLoopback = decode("127.0.0.1", worker.httpPort(), null);
+
+    assertThat(onLoopback.statusCode()).as(onLoopback.body()).isEqualTo(404);
+    assertThat(onLoopback.body()).doesNotContain(SECRET_ARGUMENT);
+  }
+
+  @Test
   void withoutABindAddressARequestFromTheNetworkIsRefusedAndOneOnLoopbackDecodes(E2eEnvironment env)
       throws Exception {
     String address = networkAddress();
