@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Makes a development certificate authority and the certificates of a TLS-enabled compose stack
-# (docker-compose.tls.yml): the Temporal frontend, the codec server and one client certificate
-# that the workers, the CLI and the Temporal UI present (the frontend requires one).
+# (docker-compose.tls.yml): the Temporal frontend, the Temporal UI, the codec server, Prometheus and
+# one client certificate that the workers, the CLI and the Temporal UI present (the frontend
+# requires one).
 #
 #   scripts/make-dev-ca.sh [directory]     (default: ./certs; existing files are kept)
 #
 # Writes ca.pem (trust it in your browser to open the codec server over https), ca-key.pem,
 # temporal.pem/-key.pem (names: temporal, localhost, 127.0.0.1), codec-server.pem/-key.pem
-# (localhost, codec-server, 127.0.0.1), client.pem/-key.pem, and truststore.p12 (password
+# (localhost, codec-server, 127.0.0.1), ui.pem/-key.pem (localhost, temporal-ui, 127.0.0.1),
+# prometheus.pem/-key.pem (localhost, prometheus, 127.0.0.1), client.pem/-key.pem, and truststore.p12 (password
 # "changeit", the CA for Java: JAVA_TOOL_OPTIONS=-Djavax.net.ssl.trustStore=...). Keys are PKCS#8
 # PEM (EC P-256). For development only: a production stack uses certificates of your own CA.
 set -euo pipefail
@@ -47,6 +49,8 @@ issue() {
 
 issue temporal temporal "DNS:temporal,DNS:localhost,IP:127.0.0.1" serverAuth,clientAuth
 issue codec-server codec-server "DNS:localhost,DNS:codec-server,IP:127.0.0.1" serverAuth
+issue ui temporal-ui "DNS:localhost,DNS:temporal-ui,IP:127.0.0.1" serverAuth
+issue prometheus prometheus "DNS:localhost,DNS:prometheus,IP:127.0.0.1" serverAuth
 issue client jimflow-client "" clientAuth
 
 if [ ! -f truststore.p12 ] && command -v keytool >/dev/null; then

@@ -63,6 +63,10 @@ public class WorkerApplication {
       if (!hasSetting(args, "--server.address=", "SERVER_ADDRESS")) {
         springArgs.add("--server.address=127.0.0.1");
       }
+      // ... and the UI of the dev server decodes payloads through its codec server, on loopback.
+      if (!hasSetting(args, "--jimflow.codec-server.enabled=", "JIMFLOW_CODEC_SERVER_ENABLED")) {
+        springArgs.add("--jimflow.codec-server.enabled=true");
+      }
       // A developer's own machine: health shows its components without a token.
       springArgs.add("--management.endpoint.health.show-details=always");
       // A developer's own machine: `jimflow systems clear/delete` work out of the box there.

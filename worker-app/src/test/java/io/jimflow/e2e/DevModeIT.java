@@ -91,6 +91,9 @@ class DevModeIT {
           .allMatch(a -> a.equals("127.0.0.1") || a.equals("::1"));
       assertThat(body("http://localhost:8233/api/v1/settings"))
           .contains("http://localhost:8080/codec");
+      assertThat(httpPost("http://localhost:8080/codec/decode", "{\"payloads\":[]}"))
+          .as("dev mode turns the codec server on, for the UI on loopback")
+          .isEqualTo(200);
       Instant beat = HeartbeatFiles.awaitRewritten(heartbeat, Duration.ofSeconds(60));
       assertThat(Duration.between(beat, Instant.now())).isLessThan(Duration.ofSeconds(30));
       assertThat(Files.exists(home.resolve("data/temporal.db"))).isTrue();
@@ -359,6 +362,17 @@ class DevModeIT {
     return HttpClient.newHttpClient()
         .send(
             HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+
+  private static int httpPost(String url, String json) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.discarding())
         .statusCode();
   }
 

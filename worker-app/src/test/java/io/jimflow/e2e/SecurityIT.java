@@ -101,6 +101,8 @@ class SecurityIT {
                 secrets.toString(),
                 "JIMFLOW_PAYLOAD_ENCRYPTION_KEYS",
                 KEYS,
+                "JIMFLOW_CODEC_SERVER_ENABLED",
+                "true",
                 "SPRING_APPLICATION_JSON",
                 "{\"jimflow\":{\"steps\":{\"executables\":{\"root\":\""
                     + root

@@ -264,6 +264,8 @@ class TemporalUiIT {
                   Integer.toString(codecPort),
                   "JIMFLOW_PAYLOAD_ENCRYPTION_KEYS",
                   keys,
+                  "JIMFLOW_CODEC_SERVER_ENABLED",
+                  "true",
                   "JIMFLOW_CODEC_SERVER_ALLOWED_ORIGINS",
                   "http://localhost:" + uiPort));
       WorkflowServiceStubs stubs =

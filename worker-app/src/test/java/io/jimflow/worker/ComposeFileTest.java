@@ -234,6 +234,146 @@ class ComposeFileTest {
     assertComposeConfigIsValid(composeFile);
   }
 
+  /**
+   * With the TLS overlay nothing is published in clear: the frontend requires mutual TLS, the UI
+   * serves https itself, the codec server and Prometheus serve https.
+   */
+  @Test
+  void theTlsOverlayPublishesNothingInClear() throws Exception {
+    Map<String, Map<String, Object>> services =
+        merged(composeFile, home.resolve("docker-compose.tls.yml"));
+
+    assertThat(servedInClear(services)).isEmpty();
+    assertThat(environment(services.get("temporal-ui")))
+        .containsEntry("TEMPORAL_UI_SERVER_TLS_CERT", "/certs/ui.pem")
+        .containsEntry("TEMPORAL_CORS_ORIGINS", "${JIMFLOW_UI_ORIGIN:-https://localhost:8233}")
+        .containsEntry(
+            "TEMPORAL_CODEC_ENDPOINT", "${JIMFLOW_CODEC_ENDPOINT:-https://localhost:8081/codec}");
+    assertThat(environment(services.get("codec-server")))
+        .containsEntry(
+            "JIMFLOW_CODEC_SERVER_ALLOWED_ORIGINS", "${JIMFLOW_UI_ORIGIN:-https://localhost:8233}");
+    assertThat(Files.readString(home.resolve("docker/prometheus/web-tls.yml")))
+        .contains("tls_server_config:", "cert_file: /certs/prometheus.pem");
+  }
+
+  @Test
+  void aPortServedInClearBesideTheTlsOverlayIsFound() {
+    Map<String, Map<String, Object>> services =
+        parse(
+            """
+            services:
+              temporal:
+                ports: ["127.0.0.1:7233:7233"]
+                environment:
+                  TEMPORAL_TLS_FRONTEND_CERT: /certs/temporal.pem
+              temporal-ui:
+                image: temporalio/ui:2.42.1
+                ports: ["127.0.0.1:8233:8080"]
+                environment:
+                  TEMPORAL_UI_SERVER_TLS_CERT: /certs/ui.pem
+                  TEMPORAL_UI_SERVER_TLS_KEY: /certs/ui-key.pem
+              codec-server:
+                ports: ["127.0.0.1:8081:8080"]
+                environment: [SERVER_SSL_ENABLED=true, SERVER_SSL_CERTIFICATE=/certs/c.pem]
+              prometheus:
+                ports: ["127.0.0.1:9090:9090"]
+              internal:
+                environment: {}
+            """);
+
+    assertThat(servedInClear(services))
+        .containsExactlyInAnyOrder(
+            "temporal publishes 127.0.0.1:7233:7233 in clear",
+            "temporal-ui publishes 127.0.0.1:8233:8080 in clear",
+            "prometheus publishes 127.0.0.1:9090:9090 in clear");
+  }
+
+  /** Published ports of {@code services} that are not served over TLS (mutual for the frontend). */
+  static List<String> servedInClear(Map<String, Map<String, Object>> services) {
+    List<String> problems = new ArrayList<>();
+    services.forEach(
+        (name, service) -> {
+          Map<String, String> env = environment(service);
+          boolean frontendMutualTls =
+              env.containsKey("TEMPORAL_TLS_FRONTEND_CERT")
+                  && "true".equals(env.get("TEMPORAL_TLS_REQUIRE_CLIENT_AUTH"));
+          boolean uiHttps =
+              env.containsKey("TEMPORAL_UI_SERVER_TLS_CERT")
+                  && env.containsKey("TEMPORAL_UI_SERVER_TLS_KEY")
+                  && uiServesHttps(String.valueOf(service.get("image")));
+          boolean springHttps =
+              "true".equals(env.get("SERVER_SSL_ENABLED"))
+                  && env.containsKey("SERVER_SSL_CERTIFICATE");
+          boolean prometheusHttps =
+              list(service.get("command")).stream()
+                  .anyMatch(a -> String.valueOf(a).startsWith("--web.config.file="));
+          if (!(frontendMutualTls || uiHttps || springHttps || prometheusHttps)) {
+            for (Object port : list(service.get("ports"))) {
+              problems.add(name + " publishes " + port + " in clear");
+            }
+          }
+        });
+    return problems;
+  }
+
+  /** The Temporal UI serves https itself (uiServerTLS) from release 2.43.0 on. */
+  private static boolean uiServesHttps(String image) {
+    Matcher version = Pattern.compile("temporalio/ui:(\\d+)\\.(\\d+)\\..*").matcher(image);
+    return version.matches()
+        && (Integer.parseInt(version.group(1)) > 2
+            || (Integer.parseInt(version.group(1)) == 2
+                && Integer.parseInt(version.group(2)) >= 43));
+  }
+
+  /**
+   * A codec server bound beyond loopback must have its token: the compose file passes it, and the
+   * worker refuses to start when it is empty.
+   */
+  @Test
+  void theComposeCodecServerIsBoundBeyondLoopbackOnlyWithItsToken() throws Exception {
+    Map<String, Map<String, Object>> services = services(composeFile);
+    Map<String, String> codec = environment(services.get("codec-server"));
+
+    assertThat(codec)
+        .containsEntry("JIMFLOW_CODEC_SERVER_ENABLED", "true")
+        .containsEntry(
+            "JIMFLOW_CODEC_SERVER_ACCESS_TOKEN", "${JIMFLOW_CODEC_SERVER_ACCESS_TOKEN:-}");
+    services.forEach(
+        (name, service) -> {
+          if (!name.equals("codec-server")) {
+            assertThat(environment(service))
+                .as("%s serves no codec server", name)
+                .doesNotContainKey("JIMFLOW_CODEC_SERVER_ENABLED");
+          }
+        });
+  }
+
+  /** The services of {@code files} layered in order, maps (environment) merged key by key. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Map<String, Object>> merged(Path... files) throws Exception {
+    Map<String, Map<String, Object>> services = new LinkedHashMap<>();
+    for (Path file : files) {
+      parse(Files.readString(file))
+          .forEach(
+              (name, service) -> {
+                Map<String, Object> into =
+                    services.computeIfAbsent(name, n -> new LinkedHashMap<>());
+                service.forEach(
+                    (key, value) -> {
+                      if (value instanceof Map<?, ?> overlay
+                          && into.get(key) instanceof Map<?, ?> base) {
+                        Map<Object, Object> both = new LinkedHashMap<>((Map<Object, Object>) base);
+                        both.putAll((Map<Object, Object>) overlay);
+                        into.put(key, both);
+                      } else {
+                        into.put(key, value);
+                      }
+                    });
+              });
+    }
+    return services;
+  }
+
   @Test
   void theTlsOverlayIsValidOnTopOfTheComposeFile() throws Exception {
     assertComposeConfigIsValid(composeFile, home.resolve("docker-compose.tls.yml"));

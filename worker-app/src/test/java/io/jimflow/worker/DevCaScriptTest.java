@@ -38,7 +38,9 @@ class DevCaScriptTest {
         .isTrue();
 
     String made = run(home.resolve("scripts/make-dev-ca.sh").toString(), dir.toString());
-    assertThat(made).contains("ca.pem", "temporal.pem", "codec-server.pem", "client.pem");
+    assertThat(made)
+        .contains(
+            "ca.pem", "temporal.pem", "codec-server.pem", "ui.pem", "prometheus.pem", "client.pem");
 
     assertThat(
             run(
@@ -48,8 +50,18 @@ class DevCaScriptTest {
                 dir.resolve("ca.pem").toString(),
                 dir.resolve("temporal.pem").toString(),
                 dir.resolve("codec-server.pem").toString(),
+                dir.resolve("ui.pem").toString(),
+                dir.resolve("prometheus.pem").toString(),
                 dir.resolve("client.pem").toString()))
-        .contains("temporal.pem: OK", "codec-server.pem: OK", "client.pem: OK");
+        .contains(
+            "temporal.pem: OK",
+            "codec-server.pem: OK",
+            "ui.pem: OK",
+            "prometheus.pem: OK",
+            "client.pem: OK");
+    assertThat(run("openssl", "x509", "-noout", "-ext", "subjectAltName", "-in", pem("ui")))
+        .as("the UI's certificate names the host browsers open it on")
+        .contains("DNS:localhost", "IP Address:127.0.0.1");
     assertThat(run("openssl", "x509", "-noout", "-ext", "subjectAltName", "-in", pem("temporal")))
         .contains("DNS:temporal", "DNS:localhost");
     assertThat(
@@ -67,7 +79,7 @@ class DevCaScriptTest {
       assertThat(trust.isCertificateEntry("jimflow-dev-ca")).isTrue();
     }
 
-    for (String key : List.of("ca", "temporal", "codec-server", "client")) {
+    for (String key : List.of("ca", "temporal", "codec-server", "ui", "prometheus", "client")) {
       assertThat(
               PosixFilePermissions.toString(
                   Files.getPosixFilePermissions(dir.resolve(key + "-key.pem"))))

@@ -96,12 +96,15 @@ public final class CsvFileWriter implements AutoCloseable {
     return null;
   }
 
-  /** Writes one row; attributes not in the header are left out, missing ones are empty. */
+  /**
+   * Writes one row; attributes not in the header are left out, missing ones are empty, a value a
+   * spreadsheet would run as a formula gets a quote in front ({@link CsvFormulas}).
+   */
   public void write(Map<String, String> attributes) {
     String[] fields = new String[header.size()];
     for (int i = 0; i < fields.length; i++) {
       String value = attributes.get(header.get(i));
-      fields[i] = value == null ? "" : value;
+      fields[i] = value == null ? "" : CsvFormulas.neutralise(value);
     }
     try {
       writer.writeRecord(fields);

@@ -173,7 +173,7 @@ public final class CsvObjectReader implements ObjectSource {
     }
     Map<String, String> attributes = new HashMap<>(header.size() * 2);
     for (int i = 0; i < header.size(); i++) {
-      attributes.put(header.get(i), record.getField(i));
+      attributes.put(header.get(i), CsvFormulas.restore(record.getField(i)));
     }
     return new ImportRow(rowPosition, anchor, anchor, attributes, null, null, where);
   }

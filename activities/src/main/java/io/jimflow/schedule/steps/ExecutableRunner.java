@@ -3,13 +3,12 @@ package io.jimflow.schedule.steps;
 import io.jimflow.schedule.ExecutablePaths;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepFailures;
-import io.jimflow.secrets.activities.SecretMasker;
 import io.jimflow.secrets.activities.Secrets;
 import io.temporal.failure.ApplicationFailure;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Runs an Executable step's program: only one on the worker's {@link ProgramAllowList}, below the
@@ -48,10 +45,6 @@ public final class ExecutableRunner {
 
   /** How long a program may take to end after SIGTERM before it and its children are killed. */
   static final Duration TERMINATION_GRACE = Duration.ofSeconds(2);
-
-  private static final Pattern PROGRESS =
-      Pattern.compile("^::progress\\s+(\\d+)(?:\\s*/\\s*(\\d+))?\\s*$");
-  private static final Pattern CHECKPOINT = Pattern.compile("^::checkpoint\\s+(\\S.*?)\\s*$");
 
   private final Path root;
   private final ProgramAllowList programs;
@@ -161,7 +154,8 @@ public final class ExecutableRunner {
       env.put("JIMFLOW_CONTAIN_UNSET", Containment.unsetByHelper(env));
     }
 
-    Output output = new Output(outputLimit, secrets.masker());
+    ProgramOutput output =
+        new ProgramOutput(outputLimit, secrets.masker().with(passedThrough(env)));
     Process process;
     try {
       process = builder.start();
@@ -240,18 +234,24 @@ public final class ExecutableRunner {
         env.put(name, workerEnvironment.get(name));
       }
     }
-    env.putAll(resolved(step.env()));
+    env.putAll(resolved(step.env(), jimflowEnv.get("JIMFLOW_STEP_NAME")));
     env.putAll(jimflowEnv);
     progress.lastCheckpoint().ifPresent(c -> env.put("JIMFLOW_CHECKPOINT", c));
     return env;
   }
 
-  private Map<String, String> resolved(Map<String, String> stepEnv) {
+  private Map<String, String> resolved(Map<String, String> stepEnv, String stepName) {
     try {
       return secrets.resolveAll(stepEnv);
     } catch (ApplicationFailure e) {
       if (Secrets.UNKNOWN_SECRET.equals(e.getType())) {
         throw configurationError("env " + e.getOriginalMessage());
+      }
+      if (Secrets.SYSTEM_SECRET.equals(e.getType())) {
+        throw configurationError(
+            (stepName == null ? "" : "step '" + stepName + "': ")
+                + "env "
+                + e.getOriginalMessage());
       }
       throw e;
     }
@@ -284,7 +284,18 @@ public final class ExecutableRunner {
     return real;
   }
 
-  private static void heartbeat(StepProgress progress, Output output) {
+  /**
+   * The values the program gets for names on the allow-list (the worker's own, or the step's):
+   * masked like secrets, since a worker passes credentials this way too.
+   */
+  private List<String> passedThrough(Map<String, String> programEnvironment) {
+    return environmentAllowList.stream()
+        .map(programEnvironment::get)
+        .filter(value -> value != null)
+        .toList();
+  }
+
+  private static void heartbeat(StepProgress progress, ProgramOutput output) {
     String checkpoint;
     long processed;
     long total;
@@ -296,16 +307,19 @@ public final class ExecutableRunner {
     progress.report(processed, total, checkpoint);
   }
 
-  private static Thread reader(InputStream stream, Output output, boolean stdout, String name) {
+  /**
+   * Reads one of the program's streams in chunks: a line longer than the output limit is never held
+   * whole (see {@link BoundedLines}).
+   */
+  private Thread reader(InputStream stream, ProgramOutput output, boolean stdout, String name) {
     Thread thread =
         new Thread(
             () -> {
-              try (BufferedReader lines =
-                  new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                  output.line(line, stdout);
-                }
+              try (Reader chars = new InputStreamReader(stream, StandardCharsets.UTF_8)) {
+                BoundedLines.read(
+                    chars,
+                    Math.max(outputLimit, 1),
+                    (line, dropped) -> output.line(line, dropped, stdout));
               } catch (IOException closed) {
                 // The process was killed or its pipe closed: what was read is kept.
               }
@@ -316,56 +330,12 @@ public final class ExecutableRunner {
     return thread;
   }
 
-  private static String tail(Output output) {
+  private static String tail(ProgramOutput output) {
     String text = output.text();
     return text.isBlank() ? "" : "; output:\n" + text;
   }
 
   private static ApplicationFailure configurationError(String message) {
     return ApplicationFailure.newNonRetryableFailure(message, StepFailures.CONFIGURATION_ERROR);
-  }
-
-  /** The program's output tail and what it reported through the line protocol. */
-  private static final class Output {
-    private final int limit;
-    private final SecretMasker masker;
-    private final StringBuilder text = new StringBuilder();
-    private long dropped;
-    private long processed;
-    private long total = -1;
-    private String checkpoint;
-
-    Output(int limit, SecretMasker masker) {
-      this.limit = limit;
-      this.masker = masker;
-    }
-
-    synchronized void line(String raw, boolean stdout) {
-      String line = masker.mask(raw);
-      if (stdout) {
-        Matcher progress = PROGRESS.matcher(line);
-        if (progress.matches()) {
-          processed = Long.parseLong(progress.group(1));
-          total = progress.group(2) == null ? -1 : Long.parseLong(progress.group(2));
-          return;
-        }
-        Matcher checkpointLine = CHECKPOINT.matcher(line);
-        if (checkpointLine.matches()) {
-          checkpoint = checkpointLine.group(1);
-          return;
-        }
-      }
-      text.append(stdout ? "" : "stderr: ").append(line).append('\n');
-      if (text.length() > limit) {
-        int cut = text.length() - limit;
-        text.delete(0, cut);
-        dropped += cut;
-      }
-    }
-
-    synchronized String text() {
-      String kept = text.toString().stripTrailing();
-      return dropped == 0 ? kept : "[… " + dropped + " characters of output truncated]\n" + kept;
-    }
   }
 }

@@ -18,6 +18,9 @@ public interface Secrets {
   /** The {@code ApplicationFailure} type of a reference to a secret the worker does not have. */
   String UNKNOWN_SECRET = "UnknownSecret";
 
+  /** The {@code ApplicationFailure} type of a reference to one of the worker's own secrets. */
+  String SYSTEM_SECRET = "SystemSecret";
+
   /**
    * The secret's value when {@code valueOrReference} is a reference, otherwise the value itself.
    *
@@ -53,6 +56,18 @@ public interface Secrets {
         return SecretMasker.NONE;
       }
     };
+  }
+
+  /** The failure for a reference that leads to a system secret: it names both, never a value. */
+  static ApplicationFailure systemSecret(SecretReference reference, String what) {
+    return ApplicationFailure.newNonRetryableFailure(
+        "secret '"
+            + reference.name()
+            + "' is "
+            + what
+            + ", a secret of the worker itself, which no step may name (step secrets: the"
+            + " secrets folder jimflow.secrets.dir and JIMFLOW_SECRET_* variables)",
+        SYSTEM_SECRET);
   }
 
   /** The failure for a reference to a missing secret: it names the secret, never a value. */

@@ -23,6 +23,7 @@ public final class WorkerSecrets implements Secrets {
 
   private final Optional<Path> folder;
   private final Map<String, String> environment;
+  private final SystemSecrets system;
 
   /**
    * @param folder the secrets folder ({@code jimflow.secrets.dir}); empty when the worker takes
@@ -30,8 +31,18 @@ public final class WorkerSecrets implements Secrets {
    * @param environment the worker's environment
    */
   public WorkerSecrets(Optional<Path> folder, Map<String, String> environment) {
+    this(folder, environment, SystemSecrets.NONE);
+  }
+
+  /**
+   * @param system the worker's own secrets: a reference that leads to one of them (its file, or a
+   *     step secret of the same value) is refused, and their values are masked too
+   */
+  public WorkerSecrets(
+      Optional<Path> folder, Map<String, String> environment, SystemSecrets system) {
     this.folder = folder;
     this.environment = Map.copyOf(environment);
+    this.system = system;
   }
 
   @Override
@@ -40,8 +51,18 @@ public final class WorkerSecrets implements Secrets {
     if (reference.isEmpty()) {
       return valueOrReference;
     }
-    return find(reference.get())
-        .orElseThrow(() -> Secrets.unknown(reference.get(), whereLooked(reference.get())));
+    SecretReference name = reference.get();
+    Optional<String> systemFile =
+        folder
+            .map(dir -> dir.resolve(name.name()))
+            .filter(Files::isRegularFile)
+            .flatMap(system::file);
+    String value = find(name).orElseThrow(() -> Secrets.unknown(name, whereLooked(name)));
+    Optional<String> systemSecret = systemFile.or(() -> system.value(value));
+    if (systemSecret.isPresent()) {
+      throw Secrets.systemSecret(name, systemSecret.get());
+    }
+    return value;
   }
 
   @Override
@@ -54,6 +75,7 @@ public final class WorkerSecrets implements Secrets {
           }
         });
     folder.filter(Files::isDirectory).ifPresent(dir -> values.addAll(fileValues(dir)));
+    values.addAll(system.values());
     return SecretMasker.of(values);
   }
 
@@ -62,7 +84,7 @@ public final class WorkerSecrets implements Secrets {
         folder
             .map(dir -> dir.resolve(reference.name()))
             .filter(Files::isRegularFile)
-            .map(this::read);
+            .map(WorkerSecrets::read);
     return fromFile.or(() -> Optional.ofNullable(environment.get(reference.environmentVariable())));
   }
 
@@ -71,14 +93,23 @@ public final class WorkerSecrets implements Secrets {
       return files
           .filter(f -> !f.getFileName().toString().startsWith("."))
           .filter(Files::isRegularFile)
-          .map(this::read)
+          .map(WorkerSecrets::read)
           .toList();
     } catch (IOException e) {
       throw new IllegalStateException("cannot list the secrets folder " + dir + ": " + e, e);
     }
   }
 
-  private String read(Path file) {
+  /** The content of a secret file without its trailing line break; empty when unreadable. */
+  static Optional<String> readValue(Path file) {
+    try {
+      return Files.isRegularFile(file) ? Optional.of(read(file)) : Optional.empty();
+    } catch (IllegalStateException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String read(Path file) {
     try {
       String text = Files.readString(file, StandardCharsets.UTF_8);
       if (text.endsWith("\r\n")) {

@@ -183,6 +183,28 @@ class CsvConnectorTest {
   }
 
   @Test
+  void anExportedFormulaIsTextInTheFileAndReadsBackAsExported() throws IOException {
+    Path target = dir.resolve("directory.csv");
+    try (CsvFileWriter writer =
+        CsvFileWriter.create(target, List.of("employeeId", "displayName"), CsvSettings.DEFAULT)) {
+      writer.write(Map.of("employeeId", "E1", "displayName", "=HYPERLINK(\"http://evil\",\"x\")"));
+      writer.write(Map.of("employeeId", "E2", "displayName", "@SUM(A1)"));
+      writer.write(Map.of("employeeId", "E3", "displayName", "Ada"));
+      writer.commit();
+    }
+
+    assertThat(Files.readString(target))
+        .isEqualTo(
+            "employeeId,displayName\nE1,\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\"\n"
+                + "E2,'@SUM(A1)\nE3,Ada\n");
+    try (CsvObjectReader reader = CsvObjectReader.open(target, "employeeId", CsvSettings.DEFAULT)) {
+      assertThat(readAll(reader, 10))
+          .extracting(row -> row.attributes().get("displayName"))
+          .containsExactly("=HYPERLINK(\"http://evil\",\"x\")", "@SUM(A1)", "Ada");
+    }
+  }
+
+  @Test
   void aWrittenFileReplacesTheTargetOnlyOnCommit() throws IOException {
     Path target = file("directory.csv", "employeeId,mail\nOLD,old@example.org\n");
     try (CsvFileWriter writer =

@@ -140,9 +140,10 @@ class ExecutableRunnerTest {
             new RecordingProgress(null),
             TIMEOUT);
 
+    // Values passed through the allow-list are masked like secrets.
     assertThat(finished.output())
-        .contains("ALLOWED=from-worker")
-        .contains("STEP_VAR=from-step")
+        .contains("ALLOWED=***")
+        .contains("STEP_VAR=***")
         .contains("JIMFLOW_STEP_NAME=export")
         .contains("PATH=")
         .doesNotContain("SECRET")
@@ -248,6 +249,105 @@ class ExecutableRunnerTest {
     assertThat(finished.exitCode()).isZero();
     assertThat(finished.output()).isEqualTo("logged in with ***");
     assertThat(progress.lastCheckpoint()).contains("after-***");
+  }
+
+  @Test
+  void aMultiLineSecretAndAValuePassedThroughTheAllowListAreMaskedLineByLine() {
+    String key =
+        "-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\nAQEFAASCBKcwggSjAgEAAoIB\n-----END KEY-----";
+    ExecutableRunner withSecrets =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.anyBelowRoot(),
+            Set.of("TLS_KEY", "API_TOKEN"),
+            4000,
+            Map.of("PATH", System.getenv("PATH"), "API_TOKEN", "worker-token-31337"),
+            new WorkerSecrets(Optional.empty(), Map.of("JIMFLOW_SECRET_TLS_KEY", key)),
+            Containment.detect());
+    Scripts.write(
+        root,
+        "leak.sh",
+        "[ \"$API_TOKEN\" = worker-token-31337 ] && echo token arrived\n"
+            + "printf '%s\\n' \"$TLS_KEY\" | grep -q MIIEvQIBADANBgkqhkiG9w0B && echo key arrived\n"
+            + "echo \"token $API_TOKEN\"\n"
+            + "printf '%s\\n' \"$TLS_KEY\"\n"
+            + "printf '%s\\n' \"$TLS_KEY\" >&2\n");
+
+    ExecutableRunner.Finished finished =
+        withSecrets.run(
+            new ExecutableStep("leak.sh", null, null, Map.of("TLS_KEY", "${secret:tls-key}")),
+            Map.of(),
+            new RecordingProgress(null),
+            TIMEOUT);
+
+    assertThat(finished.output())
+        .contains("token arrived", "key arrived", "token ***", "stderr: ***")
+        .doesNotContain(
+            "worker-token-31337", "MIIEvQIBADANBgkqhkiG9w0B", "AQEFAASCBKcwggSjAgEAAoIB")
+        .doesNotContain("BEGIN KEY", "END KEY");
+  }
+
+  /**
+   * A 50 MB line without a line break, read by a JVM with a 48 MB heap: the old whole-line read ran
+   * it out of memory; read in chunks, the step ends with the line's tail and a marker.
+   */
+  @Test
+  void aFiftyMegabyteLineNeverBuffersWholeAndIsTruncatedWithAMarker() throws Exception {
+    Scripts.write(root, "flood.sh", "head -c 52428800 /dev/zero | tr '\\0' x\necho\necho done");
+    Process probe =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx48m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                OutputMemoryProbe.class.getName(),
+                root.toString(),
+                "flood.sh")
+            .redirectErrorStream(true)
+            .start();
+    String answer = new String(probe.getInputStream().readAllBytes());
+    assertThat(probe.waitFor()).as(answer).isZero();
+    assertThat(answer)
+        .contains("exit 0")
+        .contains("[… 52424800 characters of this line truncated]xxxx")
+        .contains("\ndone")
+        .doesNotContain("OutOfMemoryError");
+    assertThat(answer.length()).isLessThan(8_300);
+  }
+
+  @Test
+  void aStepNamingASystemSecretFailsNamingTheStepAndNothingRuns() throws Exception {
+    Path marker = dir.resolve("ran");
+    Path folder = Files.createDirectories(dir.resolve("secrets"));
+    Path keys =
+        Files.writeString(folder.resolve("payload-keys"), "k1:c2VjcmV0LWtleS1tYXRlcmlhbA==");
+    ExecutableRunner withSecrets =
+        new ExecutableRunner(
+            root,
+            ProgramAllowList.anyBelowRoot(),
+            Set.of("KEYS"),
+            400,
+            Map.of("PATH", System.getenv("PATH")),
+            new WorkerSecrets(
+                Optional.of(folder),
+                Map.of(),
+                io.jimflow.secrets.activities.SystemSecrets.builder()
+                    .file("the payload keys", keys.toString())
+                    .build()),
+            Containment.detect());
+    Scripts.write(root, "steal.sh", "echo \"$KEYS\" > '" + marker + "'");
+
+    assertConfigurationError(
+        () ->
+            withSecrets.run(
+                new ExecutableStep(
+                    "steal.sh", null, null, Map.of("KEYS", "${secret:payload-keys}")),
+                Map.of("JIMFLOW_STEP_NAME", "Nightly export"),
+                new RecordingProgress(null),
+                TIMEOUT),
+        "step 'Nightly export': env secret 'payload-keys' is the payload keys, a secret of the"
+            + " worker itself, which no step may name");
+    assertThat(marker).doesNotExist();
   }
 
   @Test

@@ -33,15 +33,17 @@ import org.springframework.web.bind.annotation.RestController;
  * the CLI's {@code --codec-endpoint …/{namespace}}) take and answer {@code {"payloads": [...]}} in
  * protobuf JSON (metadata values and data in base64).
  *
- * <p>Whoever reaches it can decrypt: set {@code jimflow.codec-server.access-token}, keep it off
- * public networks, and serve it over TLS (see docs/security.md).
+ * <p>Whoever reaches it can decrypt: it is off unless {@code jimflow.codec-server.enabled}, answers
+ * only on loopback unless {@code jimflow.codec-server.bind-address} names another address, and the
+ * worker does not start when that address reaches beyond loopback without an access token (see
+ * docs/security.md).
  */
 @RestController
 @RequestMapping(CodecServerController.PATH)
 @ConditionalOnProperty(
     name = "jimflow.codec-server.enabled",
     havingValue = "true",
-    matchIfMissing = true)
+    matchIfMissing = false)
 public class CodecServerController {
 
   /** Where the codec server answers; the UI's codec endpoint is the worker's URL plus this. */
@@ -53,8 +55,15 @@ public class CodecServerController {
   private final byte[] expectedAuthorization;
   private final List<String> allowedHosts;
   private final List<String> allowedOrigins;
+  private final CodecServerReach reach;
 
   public CodecServerController(PayloadEncryption encryption, CodecServerSettings settings) {
+    CodecServerReach.problem(settings)
+        .ifPresent(
+            problem -> {
+              throw new CodecServerExposedException(problem);
+            });
+    this.reach = new CodecServerReach(settings.bindAddress());
     List<PayloadCodec> codecs = encryption.codecs();
     this.codec = codecs.isEmpty() ? null : new ChainCodec(codecs);
     this.expectedAuthorization =
@@ -96,6 +105,17 @@ public class CodecServerController {
             + ", Origin "
             + http.getHeader(HttpHeaders.ORIGIN)
             + ")";
+    if (!reach.answers(http.getLocalAddr())) {
+      log.warn(
+          "Codec server: {} refused for {}: arrived on {}, the codec server is bound to {}",
+          operation,
+          caller,
+          http.getLocalAddr(),
+          reach);
+      return error(
+          HttpStatus.FORBIDDEN,
+          "the codec server answers on loopback only (jimflow.codec-server.bind-address)");
+    }
     String host = http.getHeader(HttpHeaders.HOST);
     if (!allowedHosts.contains(hostName(host != null ? host : http.getServerName()))) {
       log.warn("Codec server: {} refused for {}: Host not allowed", operation, caller);

@@ -104,6 +104,48 @@ class CodecServerControllerTest {
   }
 
   @Test
+  void aRequestArrivingBeyondLoopbackIsRefusedUnlessBoundThereAndThenOnlyWithTheToken()
+      throws Exception {
+    MockMvc loopbackOnly = server(KEYS, null);
+    String encoded = call(loopbackOnly, "/codec/encode", json(step), 200);
+
+    assertThat(
+            onAddress(loopbackOnly, "10.1.2.3", encoded, null)
+                .andExpect(status().isForbidden())
+                .andReturn()
+                .getResponse()
+                .getContentAsString())
+        .contains("answers on loopback only")
+        .doesNotContain("payroll");
+
+    MockMvc everywhere =
+        MockMvcBuilders.standaloneSetup(
+                new CodecServerController(
+                    PayloadEncryption.of(null, KEYS),
+                    new CodecServerSettings(true, null, "s3cret-token", null, "0.0.0.0")))
+            .build();
+    onAddress(everywhere, "10.1.2.3", encoded, null).andExpect(status().isUnauthorized());
+    onAddress(everywhere, "10.1.2.3", encoded, "Bearer s3cret-token").andExpect(status().isOk());
+  }
+
+  private static org.springframework.test.web.servlet.ResultActions onAddress(
+      MockMvc codec, String localAddress, String body, String authorization) throws Exception {
+    var request =
+        post("/codec/decode")
+            .with(
+                r -> {
+                  r.setLocalAddr(localAddress);
+                  return r;
+                })
+            .contentType(MediaType.APPLICATION_JSON)
+            .content(body);
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return codec.perform(request);
+  }
+
+  @Test
   void aBodyThatIsNotAPayloadListSaysWhatIsExpected() throws Exception {
     assertThat(call(server(KEYS, null), "/codec/decode", "[1, 2]", 400))
         .contains("expected {\\\"payloads\\\"");
@@ -119,7 +161,8 @@ class CodecServerControllerTest {
   private static MockMvc server(String keys, String token) {
     return MockMvcBuilders.standaloneSetup(
             new CodecServerController(
-                PayloadEncryption.of(null, keys), new CodecServerSettings(true, null, token, null)))
+                PayloadEncryption.of(null, keys),
+                new CodecServerSettings(true, null, token, null, null)))
         .build();
   }
 
