@@ -65,7 +65,9 @@ public final class JimflowMetrics {
 
   /** An execution record was created: its execution started. */
   public void executionStarted(String schedule, String trigger) {
-    started(bounded("schedule", schedule), bounded("trigger", trigger)).increment();
+    String scheduleTag = bounded("schedule", schedule);
+    started(scheduleTag, bounded("trigger", trigger)).increment();
+    approvalGauges(scheduleTag);
   }
 
   /** An execution record took its final status: its execution ended. */
