@@ -3,13 +3,10 @@ package io.jimflow.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.jimflow.exampledata.ExamplePeople;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import java.io.Writer;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,7 +27,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TemporalDevServerExtension.class)
 class ApprovalMonitoringIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String SCHEDULE = "nightly-hr-sync";
   private static final String STEP = "Directory - Export";
 
@@ -41,21 +36,8 @@ class ApprovalMonitoringIT {
   void aHeldRunIsAGaugeAndOneMessageUntilItIsApproved(E2eEnvironment env) throws Exception {
     namespace = env.newNamespace("approvals");
     Path dir = env.newDirectory("approvals");
-    List<JsonNode> received = new CopyOnWriteArrayList<>();
-    HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    receiver.createContext(
-        "/hook",
-        exchange -> {
-          received.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    receiver.start();
-    try {
-      holdApproveAndWatch(
-          env, dir, received, "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook");
-    } finally {
-      receiver.stop(0);
+    try (WebhookReceiver receiver = new WebhookReceiver()) {
+      holdApproveAndWatch(env, dir, receiver.received(), receiver.url());
     }
   }
 
