@@ -205,6 +205,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       }
       // The record stays InProgress: the execution waits for a person, then runs it on.
       log.info("run record {} of {} {}", context.runId, system.name(), e.getMessage());
+      records.held(context);
       Map<String, Long> stats = new LinkedHashMap<>(context.totals.asMap());
       stats.put(APPROVAL_TIMEOUT_STAT, system.thresholds().approvalTimeout().toSeconds());
       return new RunProfileOutcome(

@@ -10,6 +10,7 @@ import io.jimflow.schedule.steps.AbandonedRun;
 import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.schedule.steps.StepProgress;
+import io.jimflow.store.ApprovalWaits;
 import io.jimflow.store.NewRunRecord;
 import io.jimflow.store.RunOrigin;
 import io.jimflow.store.RunRecord;
@@ -41,6 +42,7 @@ final class RunRecordLifecycle {
   private final RunRecords runRecords;
   private final SystemCatalog catalog;
   private final SystemHolds systemHolds;
+  private final ApprovalWaits approvalWaits;
   private final JimflowMetrics metrics;
   private final StoreGauges gauges;
 
@@ -50,6 +52,7 @@ final class RunRecordLifecycle {
     this.runRecords = runRecords;
     this.catalog = new SystemCatalog(clock);
     this.systemHolds = new SystemHolds(clock);
+    this.approvalWaits = new ApprovalWaits(clock);
     this.metrics = metrics;
     this.gauges = gauges;
   }
@@ -119,6 +122,9 @@ final class RunRecordLifecycle {
                         ? run.attempt()
                         : Math.max(run.attempt(), open.get().attempts());
                 runRecords.recordAttempt(c, open.get().id(), attempt);
+                if (run.approval() != null) {
+                  approvalWaits.release(c, open.get().id());
+                }
                 return runRecords.find(c, open.get().id()).orElseThrow();
               }
               catalog.save(c, List.of(catalogEntry(system)));
@@ -140,6 +146,9 @@ final class RunRecordLifecycle {
                       c, new NewRunRecord(system.id(), profile.id(), profile.runType(), origin));
               return runRecords.find(c, id).orElseThrow();
             });
+    if (run.approval() != null) {
+      refreshApprovals();
+    }
     String initialPhase = profile.runType().isSynchronisation() ? Checkpoint.SYNC : Checkpoint.ROWS;
     if (record.checkpoint() != null) {
       log.info(
@@ -157,6 +166,28 @@ final class RunRecordLifecycle {
         runRecords,
         progress,
         Checkpoint.parse(record.checkpoint(), initialPhase));
+  }
+
+  /**
+   * Marks the run waiting for a person's approval: its record stays InProgress, and says since when
+   * it waits until the decided run takes it on again.
+   */
+  void held(RunContext context) {
+    store.inTransaction(
+        c -> {
+          approvalWaits.hold(c, context.runId);
+          return null;
+        });
+    refreshApprovals();
+  }
+
+  private void refreshApprovals() {
+    try {
+      gauges.refreshApprovals();
+    } catch (StoreException e) {
+      // The gauges' next refresh reads it again; the run is no reason to fail for them.
+      log.warn("could not count the runs waiting for an approval: {}", e.getMessage());
+    }
   }
 
   RunProfileOutcome finish(RunContext context, RunStatus status, String message) {

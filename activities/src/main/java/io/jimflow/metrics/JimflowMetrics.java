@@ -1,12 +1,15 @@
 package io.jimflow.metrics;
 
+import io.jimflow.store.ApprovalWaits;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,11 +37,25 @@ public final class JimflowMetrics {
   private static final int MAXIMUM_TAG_LENGTH = 120;
 
   private final MeterRegistry registry;
+  private final Clock clock;
   private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Boolean>> seenValues = new ConcurrentHashMap<>();
 
+  /**
+   * Since when the oldest run of each schedule (by tag) waits for an approval, epoch ms; 0: none.
+   */
+  private final Map<String, AtomicLong> approvalsSince = new ConcurrentHashMap<>();
+
   public JimflowMetrics(MeterRegistry registry) {
+    this(registry, Clock.systemUTC());
+  }
+
+  /**
+   * @param clock tells how long the oldest approval has waited when Prometheus reads it
+   */
+  public JimflowMetrics(MeterRegistry registry, Clock clock) {
     this.registry = registry;
+    this.clock = clock;
   }
 
   /** Metrics that go nowhere: for callers that have no registry (tests, tools). */
@@ -48,7 +65,9 @@ public final class JimflowMetrics {
 
   /** An execution record was created: its execution started. */
   public void executionStarted(String schedule, String trigger) {
-    started(bounded("schedule", schedule), bounded("trigger", trigger)).increment();
+    String scheduleTag = bounded("schedule", schedule);
+    started(scheduleTag, bounded("trigger", trigger)).increment();
+    approvalGauges(scheduleTag);
   }
 
   /** An execution record took its final status: its execution ended. */
@@ -225,11 +244,59 @@ public final class JimflowMetrics {
   }
 
   /**
+   * The executions that wait for an approval now, by schedule: how many, and since when the oldest
+   * of their steps waits (the gauge reports its age when read). A schedule not named waits for
+   * none: its gauges go to 0.
+   */
+  public void approvalsWaiting(Map<String, ApprovalWaits.Waiting> bySchedule) {
+    Map<String, Long> executions = new HashMap<>();
+    Map<String, Long> oldest = new HashMap<>();
+    bySchedule.forEach(
+        (schedule, waiting) -> {
+          String tag = bounded("schedule", schedule);
+          executions.merge(tag, waiting.executions(), Long::sum);
+          long since = waiting.oldestSince() == null ? 0 : waiting.oldestSince().toEpochMilli();
+          oldest.merge(tag, since, (a, b) -> a == 0 ? b : b == 0 ? a : Math.min(a, b));
+        });
+    for (String tag : approvalsSince.keySet()) {
+      executions.putIfAbsent(tag, 0L);
+      oldest.putIfAbsent(tag, 0L);
+    }
+    executions.forEach((tag, count) -> approvalGauges(tag).set(count));
+    oldest.forEach((tag, since) -> approvalsSince.get(tag).set(since));
+  }
+
+  /** Registers a schedule's approval gauges (at 0 when new) and returns its executions count. */
+  private AtomicLong approvalGauges(String scheduleTag) {
+    approvalsSince.computeIfAbsent(
+        scheduleTag,
+        tag -> {
+          AtomicLong since = new AtomicLong();
+          Gauge.builder(
+                  "jimflow.approvals.waiting.oldest.seconds",
+                  since,
+                  s -> s.get() == 0 ? 0 : Math.max(0, clock.millis() - s.get()) / 1000.0)
+              .description(
+                  "How long the schedule's oldest step waiting for a person's approval has waited"
+                      + " (0: none waits)")
+              .tag("schedule", tag)
+              .register(registry);
+          return since;
+        });
+    return gauge(
+        "jimflow.executions.awaiting.approval",
+        "Executions of the schedule with a step waiting for a person's approval",
+        "schedule",
+        scheduleTag);
+  }
+
+  /**
    * Registers the execution counters of a schedule at zero, so that its first failure is an
    * increase Prometheus sees (a counter that appears at 1 has not increased).
    */
   public void executionCountersOf(String schedule) {
     String scheduleTag = bounded("schedule", schedule);
+    approvalGauges(scheduleTag);
     for (String trigger : List.of("Scheduled", "Manual")) {
       started(scheduleTag, trigger);
       for (String status : List.of("Complete", "CompleteWithError", "Failed", "Cancelled")) {

@@ -2,9 +2,13 @@ package io.jimflow.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jimflow.store.ApprovalWaits.Waiting;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class JimflowMetricsTest {
@@ -35,6 +39,35 @@ class JimflowMetricsTest {
     assertThat(registry.find("jimflow.schedule.last.success.timestamp.seconds").gauge())
         .as("a failure is no success")
         .isNull();
+  }
+
+  @Test
+  void approvalsWaitingAreCountedBySchedulesAndTheOldestAgesAsItIsRead() {
+    Instant now = Instant.parse("2026-01-01T10:00:00Z");
+    JimflowMetrics timed = new JimflowMetrics(registry, Clock.fixed(now, ZoneOffset.UTC));
+    timed.executionCountersOf("hourly");
+    timed.approvalsWaiting(
+        Map.of(
+            "nightly", new Waiting(2, now.minusSeconds(5400)),
+            "weekly", new Waiting(1, now.minusSeconds(60))));
+
+    assertThat(approvalGauge("jimflow.executions.awaiting.approval", "nightly")).isEqualTo(2);
+    assertThat(approvalGauge("jimflow.approvals.waiting.oldest.seconds", "nightly"))
+        .isEqualTo(5400);
+    assertThat(approvalGauge("jimflow.approvals.waiting.oldest.seconds", "weekly")).isEqualTo(60);
+    assertThat(approvalGauge("jimflow.executions.awaiting.approval", "hourly"))
+        .as("a deployed schedule reports 0 from the start")
+        .isZero();
+
+    // Decided: the store no longer names it, so its gauges go back to 0.
+    timed.approvalsWaiting(Map.of("weekly", new Waiting(1, now.minusSeconds(60))));
+    assertThat(approvalGauge("jimflow.executions.awaiting.approval", "nightly")).isZero();
+    assertThat(approvalGauge("jimflow.approvals.waiting.oldest.seconds", "nightly")).isZero();
+    assertThat(approvalGauge("jimflow.executions.awaiting.approval", "weekly")).isEqualTo(1);
+  }
+
+  private double approvalGauge(String name, String schedule) {
+    return registry.get(name).tag("schedule", schedule).gauge().value();
   }
 
   @Test

@@ -35,6 +35,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 /**
@@ -46,6 +50,9 @@ public final class ScheduleDeploymentClient {
 
   /** Bounds the schedules whose latest execution one listing reads from the store. */
   static final int LISTED_SCHEDULES = 1000;
+
+  /** How many of a listing's calls to Temporal run at once. */
+  static final int LISTING_CALLS = 8;
 
   private final TemporalConnection connection;
   private final RunRecordClient records;
@@ -100,11 +107,34 @@ public final class ScheduleDeploymentClient {
    * else from Temporal.
    */
   public List<ScheduleSummary> list() {
-    Map<String, ExecutionRecord> latest = latestStored();
+    // The store's answer (a short workflow on the maintenance queue) and each schedule's
+    // description (and, for some, its latest run) are independent round trips: made at once, a
+    // listing takes about as long as the slowest of them, not their sum.
+    ExecutorService calls =
+        Executors.newFixedThreadPool(
+            LISTING_CALLS,
+            r -> {
+              Thread thread = new Thread(r, "jimflow-schedules-list");
+              thread.setDaemon(true);
+              return thread;
+            });
     List<ScheduleSummary> summaries = new ArrayList<>();
-    for (ScheduleListDescription listed : connection.schedules().listSchedules().toList()) {
-      summaries.add(
-          summary(connection.schedules().getHandle(listed.getScheduleId()).describe(), latest));
+    try {
+      CompletableFuture<Map<String, ExecutionRecord>> latest =
+          CompletableFuture.supplyAsync(this::latestStored, calls);
+      List<CompletableFuture<ScheduleSummary>> described = new ArrayList<>();
+      for (ScheduleListDescription listed : connection.schedules().listSchedules().toList()) {
+        described.add(
+            CompletableFuture.supplyAsync(
+                    () -> connection.schedules().getHandle(listed.getScheduleId()).describe(),
+                    calls)
+                .thenCombineAsync(latest, this::summary, calls));
+      }
+      for (CompletableFuture<ScheduleSummary> summary : described) {
+        summaries.add(joined(summary));
+      }
+    } finally {
+      calls.shutdownNow();
     }
     summaries.sort(
         Comparator.comparing((ScheduleSummary s) -> !s.managed())
@@ -309,6 +339,21 @@ public final class ScheduleDeploymentClient {
       return Boolean.TRUE.equals(d.getMemo(ScheduleMapper.MANAGED_MEMO, Boolean.class));
     } catch (RuntimeException e) {
       return false;
+    }
+  }
+
+  /** The value of a listing's call, or the exception the call threw. */
+  private static <T> T joined(CompletableFuture<T> call) {
+    try {
+      return call.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      if (e.getCause() instanceof Error cause) {
+        throw cause;
+      }
+      throw e;
     }
   }
 

@@ -6,11 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.jimflow.exampledata.ExamplePeople;
 import io.temporal.client.WorkflowNotFoundException;
 import java.io.Writer;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +17,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,22 +38,8 @@ class MonitoringIT {
     // Its own namespace, worker and store: the metrics it reads count this test's runs only.
     namespace = env.newNamespace("monitoring");
     Path dir = env.newDirectory("monitoring");
-    // A chat webhook's stand-in: it keeps every message posted to it.
-    List<JsonNode> received = new CopyOnWriteArrayList<>();
-    HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    receiver.createContext(
-        "/hook",
-        exchange -> {
-          received.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    receiver.start();
-    try {
-      runAndMonitor(
-          env, dir, received, "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook");
-    } finally {
-      receiver.stop(0);
+    try (WebhookReceiver receiver = new WebhookReceiver()) {
+      runAndMonitor(env, dir, receiver.received(), receiver.url());
     }
   }
 

@@ -27,8 +27,15 @@ final class Approvals {
   /** The step statistic through which a held step's worker gives its decision window. */
   static final String WINDOW_STAT = "approvalTimeoutSeconds";
 
+  /**
+   * Change id: a step that starts waiting for an approval notifies the webhook (a {@link
+   * NotificationWorkflow} child); executions begun before it wait without notifying.
+   */
+  static final String NOTIFY_AWAITING = "notify-awaiting-approval";
+
   private final Map<Integer, String> awaiting = new LinkedHashMap<>();
   private final Map<Integer, ApprovalDecision> decided = new HashMap<>();
+  private final Map<Integer, Integer> holds = new HashMap<>();
 
   /** Why this decision cannot be taken now, in one line; empty when it can. */
   Optional<String> problem(ApprovalDecision decision) {
@@ -58,10 +65,18 @@ final class Approvals {
     return "step '" + decision.step() + "' " + decided.get(position).describe();
   }
 
-  /** Waits until a person decides on the step, or {@code window} passes (then it is rejected). */
-  ApprovalDecision await(int position, String step, Duration window) {
+  /**
+   * Waits until a person decides on the step, or {@code window} passes (then it is rejected). Once
+   * the step can take a decision, posts {@code notice} (once per hold; its delivery never changes
+   * the execution).
+   */
+  ApprovalDecision await(int position, String step, Duration window, Notification notice) {
     awaiting.put(position, step);
     publish();
+    if (Workflow.getVersion(NOTIFY_AWAITING, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      int hold = holds.merge(position, 1, Integer::sum);
+      Notifications.send(notice, "approval-" + position + "-" + hold);
+    }
     boolean decision = Workflow.await(window, () -> decided.containsKey(position));
     awaiting.remove(position);
     publish();

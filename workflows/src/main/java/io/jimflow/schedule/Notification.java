@@ -29,6 +29,23 @@ public record Notification(
     steps = steps == null ? List.of() : List.copyOf(steps);
   }
 
+  /**
+   * A step of an execution of {@code schedule} started waiting for an approval; {@code held} says
+   * what holds it (the counts, the threshold) and how to approve or reject it.
+   */
+  public static Notification awaitingApproval(
+      ScheduleDefinition schedule, String executionId, String step, String held) {
+    return new Notification(
+        Event.AwaitingApproval,
+        schedule.id(),
+        schedule.name(),
+        executionId,
+        null,
+        held,
+        List.of(step),
+        schedule.notificationUrl());
+  }
+
   /** What a notification tells. */
   public enum Event {
     /** An execution ended Failed or CompleteWithError. */

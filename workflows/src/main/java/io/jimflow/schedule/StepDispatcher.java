@@ -304,9 +304,15 @@ final class StepDispatcher {
     }
     board.awaitingApproval(position, held.message());
     showRail.run();
+    String step = request.step().name();
     ApprovalDecision decision =
-        approvals.await(position, request.step().name(), Approvals.window(held));
-    log.info("step '{}' {}", request.step().name(), decision.describe());
+        approvals.await(
+            position,
+            step,
+            Approvals.window(held),
+            Notification.awaitingApproval(
+                input.definition(), Workflow.getInfo().getWorkflowId(), step, held.message()));
+    log.info("step '{}' {}", step, decision.describe());
     board.awaitingApproval(position, null);
     showRail.run();
     return activities.runStep(request.decided(decision));

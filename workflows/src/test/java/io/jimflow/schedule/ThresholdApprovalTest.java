@@ -39,15 +39,18 @@ class ThresholdApprovalTest {
   private WorkflowClient client;
   private final FakeStepActivities steps = new FakeStepActivities();
   private final List<ApprovalDecision> received = new CopyOnWriteArrayList<>();
+  private final RecordingNotifications notifications = new RecordingNotifications();
 
   @BeforeEach
   void startEnvironment() {
     env = JimflowTestEnvironment.newEnvironment();
     Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(
-        ScheduleExecutionWorkflowImpl.class, ResourceLockWorkflowImpl.class);
+        ScheduleExecutionWorkflowImpl.class,
+        ResourceLockWorkflowImpl.class,
+        NotificationWorkflowImpl.class);
     worker.registerActivitiesImplementations(
-        steps, new FakeResourceActivities(), new RecordingExecutionRecords());
+        steps, new FakeResourceActivities(), new RecordingExecutionRecords(), notifications);
     env.start();
     client = env.getWorkflowClient();
     // Held until decided; approved it completes, rejected it ends as the run would.
@@ -116,6 +119,7 @@ class ThresholdApprovalTest {
 
     StepOutcome waiting = awaitingExport(stub);
     assertThat(waiting.message()).isEqualTo(HELD);
+    notifications.await(1);
     assertThat(awaitingAttribute(stub)).isTrue();
     assertThat(steps.started).doesNotContain("After");
 
@@ -153,6 +157,19 @@ class ThresholdApprovalTest {
 
     ExecutionResult result = stub.getResult(ExecutionResult.class);
     assertThat(result.status()).isEqualTo(ExecutionStatus.Complete);
+    // The hold was posted once, as it began, naming the execution, the step and what holds it.
+    assertThat(notifications.sent())
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.event()).isEqualTo(Notification.Event.AwaitingApproval);
+              assertThat(n.scheduleId()).isEqualTo("approve");
+              assertThat(n.executionId()).isEqualTo("approve");
+              assertThat(n.steps()).containsExactly("Export");
+              assertThat(n.message()).isEqualTo(HELD);
+              assertThat(n.status()).isNull();
+            });
+    assertThat(client.newUntypedWorkflowStub("approve/approval-0-1").describe()).isNotNull();
     assertThat(result.steps().get(0).message())
         .isEqualTo("approved by ada: the new titles are right");
     assertThat(result.steps().get(1).status()).isEqualTo(StepStatus.Complete);

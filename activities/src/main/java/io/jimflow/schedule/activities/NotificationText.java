@@ -13,6 +13,8 @@ public final class NotificationText {
   static final int MESSAGE_LIMIT = 1000;
   static final int STEPS_LIMIT = 20;
 
+  private static final String APPROVE_COMMAND = "jimflow executions approve|reject";
+
   private NotificationText() {}
 
   public static String of(Notification n) {
@@ -27,7 +29,9 @@ public final class NotificationText {
     switch (event) {
       case "ExecutionEnded" ->
           text.append(schedule).append(" ended ").append(n.status()).append('.');
-      case "AwaitingApproval" -> text.append(schedule).append(": a step waits for an approval.");
+      case "AwaitingApproval" -> {
+        return awaitingApproval(n, schedule);
+      }
       case "RunsSkipped" ->
           text.append(schedule)
               .append(" skipped scheduled runs: the previous run was still going.");
@@ -52,6 +56,39 @@ public final class NotificationText {
     }
     if (n.executionId() != null) {
       text.append(" Execution: ").append(cut(n.executionId(), NAME_LIMIT));
+    }
+    return text.toString();
+  }
+
+  /**
+   * "jimflow: schedule 'X' (x): step 'S' waits for an approval. held: ... above the threshold of
+   * ...; Approve or reject it: jimflow executions approve|reject ID --step 'S' --reason TEXT" - the
+   * how-to is added when the (cut) message does not end with it.
+   */
+  private static String awaitingApproval(Notification n, String schedule) {
+    String step = cut(n.steps().isEmpty() ? null : n.steps().get(0), NAME_LIMIT);
+    String execution = cut(n.executionId(), NAME_LIMIT);
+    StringBuilder text =
+        new StringBuilder("jimflow: ")
+            .append(schedule)
+            .append(": step '")
+            .append(step)
+            .append("' of execution ")
+            .append(execution)
+            .append(" waits for an approval.");
+    String held = n.message() == null ? "" : cut(n.message().strip(), MESSAGE_LIMIT);
+    if (!held.isEmpty()) {
+      text.append(' ').append(held);
+    }
+    if (!held.contains(APPROVE_COMMAND)) {
+      text.append(held.isEmpty() || held.endsWith(".") ? " " : ". ")
+          .append("Approve or reject it: ")
+          .append(APPROVE_COMMAND)
+          .append(' ')
+          .append(execution)
+          .append(" --step '")
+          .append(step)
+          .append("' --reason TEXT");
     }
     return text.toString();
   }
