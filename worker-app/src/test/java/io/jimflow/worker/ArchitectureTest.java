@@ -96,6 +96,63 @@ class ArchitectureTest {
   }
 
   /**
+   * The workflows module's plumbing: the configuration reader, payload encryption, the workers'
+   * registration and secret references. It serves the worker and the starter; workflow code never
+   * reaches it.
+   */
+  private static final String[] PLUMBING = {
+    CONFIG, "io.jimflow.encryption..", "io.jimflow.registration..", "io.jimflow.secrets.."
+  };
+
+  /**
+   * {@code workflows} holds workflow code and its contracts: no class in a package that holds a
+   * workflow implementation, and nothing a workflow implementation uses, depends on the module's
+   * plumbing ({@link #PLUMBING}) or on a YAML parser.
+   */
+  @Test
+  void workflowCodeCannotReachThePlumbing() {
+    Set<String> workflowPackages =
+        WORKFLOWS.stream()
+            .filter(ArchitectureTest::implementsAWorkflowInterface)
+            .map(JavaClass::getPackageName)
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(workflowPackages)
+        .as("the rule sees every package of workflow implementations")
+        .contains(
+            "io.jimflow.schedule",
+            "io.jimflow.workitem",
+            "io.jimflow.maintenance",
+            "io.jimflow.resource",
+            "io.jimflow.runrecords",
+            "io.jimflow.exampledata");
+    Set<String> reachable =
+        reachableFromWorkflowImplementations().stream()
+            .map(JavaClass::getName)
+            .collect(Collectors.toSet());
+    noClasses()
+        .that(
+            DescribedPredicate.describe(
+                "classes of the packages of workflow implementations, and the classes workflow"
+                    + " implementations use",
+                c ->
+                    workflowPackages.contains(c.getPackageName())
+                        || reachable.contains(c.getName())))
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(PLUMBING)
+        .orShould()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.fasterxml.jackson.dataformat.yaml..", "org.yaml..")
+        .check(WORKFLOWS);
+  }
+
+  private static boolean implementsAWorkflowInterface(JavaClass c) {
+    return !c.isInterface()
+        && c.getAllRawInterfaces().stream()
+            .anyMatch(i -> i.isAnnotatedWith(WorkflowInterface.class));
+  }
+
+  /**
    * One package, one module: a package name is declared in the main code of one module only, so the
    * package alone says where a class is (a capability's contract in {@code io.jimflow.<name>}, its
    * activities in {@code io.jimflow.<name>.activities}).
@@ -302,13 +359,7 @@ class ArchitectureTest {
   /** The workflow implementations and, transitively, every class of the module they use. */
   private static Set<JavaClass> reachableFromWorkflowImplementations() {
     Deque<JavaClass> todo = new ArrayDeque<>();
-    WORKFLOWS.stream()
-        .filter(
-            c ->
-                !c.isInterface()
-                    && c.getAllRawInterfaces().stream()
-                        .anyMatch(i -> i.isAnnotatedWith(WorkflowInterface.class)))
-        .forEach(todo::add);
+    WORKFLOWS.stream().filter(ArchitectureTest::implementsAWorkflowInterface).forEach(todo::add);
     Set<String> moduleClasses =
         WORKFLOWS.stream().map(JavaClass::getName).collect(Collectors.toSet());
     Map<String, JavaClass> seen = new HashMap<>();
