@@ -4,6 +4,7 @@ import io.jimflow.connector.ImportRow;
 import io.jimflow.connector.csv.CsvFileWriter;
 import io.jimflow.connector.csv.CsvObjectReader;
 import io.jimflow.connector.csv.CsvSettings;
+import io.jimflow.dataplane.Checkpoint.Phase;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.store.ChangeType;
 import io.jimflow.store.PendingExportRow;
@@ -54,7 +55,7 @@ final class ExportRunner {
 
   void run(RunContext run, Path file, ObjectTypeConfig type, CsvSettings settings) {
     String system = run.system.id();
-    if (run.checkpoint.phase().equals(Checkpoint.MARK)) {
+    if (run.checkpoint.phase() == Phase.MARK) {
       long upTo = run.checkpoint.bound();
       PendingRange left = store.inTransaction(c -> pendingExports.pendingRange(c, system, upTo));
       run.total = run.processed + left.count();
@@ -72,7 +73,7 @@ final class ExportRunner {
     run.total = pending.count();
     Encodable encodable = new Encodable(type, settings);
     List<ImportRow> unreadable = writeFile(run, file, type, settings, encodable, pending.lastId());
-    run.checkpoint = new Checkpoint(Checkpoint.MARK, 0, pending.lastId());
+    run.checkpoint = new Checkpoint(Phase.MARK, 0, pending.lastId());
     mark(run, pending.lastId(), unreadable, encodable);
   }
 
@@ -216,7 +217,7 @@ final class ExportRunner {
             }
             items.processed = page.size();
             long last = page.isEmpty() ? after : page.get(page.size() - 1).id();
-            return new Checkpoint(Checkpoint.MARK, last, upTo);
+            return new Checkpoint(Phase.MARK, last, upTo);
           });
       errors = List.of();
       if (page.size() < pageSize) {

@@ -2,6 +2,7 @@ package io.jimflow.dataplane;
 
 import io.jimflow.connector.ImportRow;
 import io.jimflow.connector.ObjectSource;
+import io.jimflow.dataplane.Checkpoint.Phase;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.store.AttributesJson;
 import io.jimflow.store.ChangeHistory;
@@ -72,7 +73,7 @@ final class ImportRunner {
                     r.connectedSystem().equals(run.system.id())
                         && r.objectType().equals(type.name()))
             .toList();
-    if (run.checkpoint.phase().equals(Checkpoint.ROWS)) {
+    if (run.checkpoint.phase() == Phase.ROWS) {
       // A cancel that came before the first page is seen here, so that it commits no page.
       run.heartbeat();
       try (ObjectSource reader = source.get()) {
@@ -91,19 +92,19 @@ final class ImportRunner {
                     work.error(
                         where, null, "StoreRefused", where + ": the store refused it: " + reason);
                     keepAsItWas(transaction, run, type, row);
-                    return new Checkpoint(Checkpoint.ROWS, row.position());
+                    return new Checkpoint(Phase.ROWS, row.position());
                   });
         }
       }
-      run.commitPage((transaction, work) -> new Checkpoint(Checkpoint.ABSENT, 0));
+      run.commitPage((transaction, work) -> new Checkpoint(Phase.ABSENT, 0));
     }
     if (run.profile.runType() == RunType.FullImport) {
-      if (run.checkpoint.phase().equals(Checkpoint.ABSENT)
+      if (run.checkpoint.phase() == Phase.ABSENT
           && run.checkpoint.position() == 0
           && !run.thresholdsApproved) {
         guard.beforeMarkingAbsent(run);
       }
-      while (run.checkpoint.phase().equals(Checkpoint.ABSENT)) {
+      while (run.checkpoint.phase() == Phase.ABSENT) {
         run.commitPage((transaction, work) -> deleteAbsent(transaction, run, work));
       }
     }
@@ -238,7 +239,7 @@ final class ImportRunner {
       applyDeletions(transaction, run, gone, page);
     }
     long last = rows.get(rows.size() - 1).position();
-    return new Checkpoint(Checkpoint.ROWS, last);
+    return new Checkpoint(Phase.ROWS, last);
   }
 
   /**
@@ -319,10 +320,10 @@ final class ImportRunner {
                     run.checkpoint.position(),
                     run.profile.pageSize()));
     if (absent.isEmpty()) {
-      return new Checkpoint(Checkpoint.DELETIONS, 0);
+      return new Checkpoint(Phase.DELETIONS, 0);
     }
     applyDeletions(transaction, run, absent.stream().map(CsoSummary::of).toList(), page);
-    return new Checkpoint(Checkpoint.ABSENT, absent.get(absent.size() - 1).id());
+    return new Checkpoint(Phase.ABSENT, absent.get(absent.size() - 1).id());
   }
 
   /**

@@ -6,6 +6,7 @@ import io.jimflow.connector.ldap.LdapDirectory;
 import io.jimflow.connector.ldap.LdapExports;
 import io.jimflow.connector.ldap.LdapObjects;
 import io.jimflow.connector.ldap.LdapSettings;
+import io.jimflow.dataplane.Checkpoint.Phase;
 import io.jimflow.dataplane.config.ObjectTypeConfig;
 import io.jimflow.secrets.activities.Secrets;
 import io.jimflow.store.ChangeType;
@@ -34,12 +35,11 @@ import java.util.function.Supplier;
  * from the watermark of the system's newest <em>completed</em> run, so a failed run never moves it.
  *
  * <p>Exports are applied a page at a time, pipelined ({@link LdapExports#applyAll}). Before a page
- * is sent, a checkpoint records that its exports may reach the directory ({@link
- * Checkpoint#SENDING}, bound: the page's last export); after it, the page's outcomes (exported, or
- * the LDAP error) are committed in one transaction. A retried attempt continues after the last
- * committed page and sends the exports of the page in flight as {@link
- * LdapExports.Export#sentBefore}: an add that finds its entry found the one the lost attempt
- * created. So no change is applied twice and none is lost.
+ * is sent, a checkpoint records that its exports may reach the directory ({@link Phase#SENDING},
+ * bound: the page's last export); after it, the page's outcomes (exported, or the LDAP error) are
+ * committed in one transaction. A retried attempt continues after the last committed page and sends
+ * the exports of the page in flight as {@link LdapExports.Export#sentBefore}: an add that finds its
+ * entry found the one the lost attempt created. So no change is applied twice and none is lost.
  */
 final class LdapRuns {
 
@@ -154,8 +154,7 @@ final class LdapRuns {
     }
     run.total = run.processed + pending;
     // Exports up to here may have reached the directory in an attempt that did not record them.
-    long sentBefore =
-        Checkpoint.SENDING.equals(run.checkpoint.phase()) ? run.checkpoint.bound() : 0;
+    long sentBefore = Phase.SENDING == run.checkpoint.phase() ? run.checkpoint.bound() : 0;
     try (LdapDirectory directory = connect(run)) {
       LdapExports exports =
           new LdapExports(directory, type.anchor(), Set.copyOf(type.multiValued()));
@@ -172,7 +171,7 @@ final class LdapRuns {
         long position = run.checkpoint.position();
         run.commitPage(
             (transaction, items) ->
-                new Checkpoint(Checkpoint.SENDING, position, Math.max(last, sentBefore)));
+                new Checkpoint(Phase.SENDING, position, Math.max(last, sentBefore)));
         List<LdapExports.Export> batch = new ArrayList<>();
         for (PendingExportRow export : page) {
           batch.add(
@@ -219,6 +218,6 @@ final class LdapRuns {
       }
     }
     transaction.run(c -> pendingExports.markExported(c, exported));
-    return new Checkpoint(Checkpoint.EXPORTED, exports.get(exports.size() - 1).id());
+    return new Checkpoint(Phase.EXPORTED, exports.get(exports.size() - 1).id());
   }
 }

@@ -1,5 +1,6 @@
 package io.jimflow.dataplane;
 
+import io.jimflow.dataplane.Checkpoint.Phase;
 import io.jimflow.dataplane.config.ConnectedSystemConfig;
 import io.jimflow.dataplane.config.RunProfileConfig;
 import io.jimflow.maintenance.MaintenanceActivities;
@@ -149,7 +150,7 @@ final class RunRecordLifecycle {
     if (run.approval() != null) {
       refreshApprovals();
     }
-    String initialPhase = profile.runType().isSynchronisation() ? Checkpoint.SYNC : Checkpoint.ROWS;
+    Phase initialPhase = profile.runType().isSynchronisation() ? Phase.SYNC : Phase.ROWS;
     if (record.checkpoint() != null) {
       log.info(
           "resuming run record {} of {} / {} at {}",

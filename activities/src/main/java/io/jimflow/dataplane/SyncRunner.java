@@ -1,5 +1,6 @@
 package io.jimflow.dataplane;
 
+import io.jimflow.dataplane.Checkpoint.Phase;
 import io.jimflow.store.ChangeHistory;
 import io.jimflow.store.ChangeHistory.MvoChange;
 import io.jimflow.store.ChangeType;
@@ -54,7 +55,7 @@ final class SyncRunner {
 
   void run(RunContext run) {
     boolean pendingOnly = run.profile.runType() == RunType.DeltaSynchronisation;
-    while (run.checkpoint.phase().equals(Checkpoint.SYNC)) {
+    while (run.checkpoint.phase() == Phase.SYNC) {
       long after = run.checkpoint.position();
       List<CsoRow> csos =
           run.read(
@@ -62,7 +63,7 @@ final class SyncRunner {
                   connectorSpace.pageForSync(
                       c, run.system.id(), after, run.profile.pageSize(), pendingOnly));
       if (csos.isEmpty()) {
-        run.commitPage((transaction, page) -> new Checkpoint(Checkpoint.DELETIONS, 0));
+        run.commitPage((transaction, page) -> new Checkpoint(Phase.DELETIONS, 0));
         break;
       }
       run.commitEach(
@@ -80,16 +81,16 @@ final class SyncRunner {
                         + ": "
                         + reason
                         + "; the next synchronisation tries it again");
-                return new Checkpoint(Checkpoint.SYNC, cso.id());
+                return new Checkpoint(Phase.SYNC, cso.id());
               });
     }
     Set<String> refused = new HashSet<>();
-    while (run.checkpoint.phase().equals(Checkpoint.DELETIONS)) {
+    while (run.checkpoint.phase() == Phase.DELETIONS) {
       Instant now = clock.instant();
       List<MvoRow> due =
           run.read(c -> metaverse.findDueForDeletion(c, now, run.profile.pageSize(), refused));
       if (due.isEmpty()) {
-        run.commitPage((transaction, page) -> new Checkpoint("done", 0));
+        run.commitPage((transaction, page) -> new Checkpoint(Phase.DONE, 0));
         break;
       }
       run.commitEach(
@@ -107,7 +108,7 @@ final class SyncRunner {
                       + ": "
                       + reason
                       + "; it stays due and the next run tries it again");
-              return new Checkpoint(Checkpoint.DELETIONS, 0);
+              return new Checkpoint(Phase.DELETIONS, 0);
             };
           });
     }
@@ -127,7 +128,7 @@ final class SyncRunner {
     transaction.run(c -> metaverse.update(c, changed));
     provisioning.provision(transaction, run, exportCandidates, state, page);
     inbound.recordHistory(transaction, run.runId, changes);
-    return new Checkpoint(Checkpoint.SYNC, csos.get(csos.size() - 1).id());
+    return new Checkpoint(Phase.SYNC, csos.get(csos.size() - 1).id());
   }
 
   /**
@@ -154,7 +155,7 @@ final class SyncRunner {
       changes.add(new MvoChange(mvo.id(), ChangeType.Deleted, null));
     }
     transaction.run(c -> history.recordMvoChanges(c, run.runId, changes));
-    return new Checkpoint(Checkpoint.DELETIONS, 0);
+    return new Checkpoint(Phase.DELETIONS, 0);
   }
 
   private static String displayName(MvoRow mvo) {

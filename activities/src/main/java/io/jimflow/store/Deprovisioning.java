@@ -1,10 +1,11 @@
 package io.jimflow.store;
 
 import io.jimflow.store.PendingExports.NewPendingExport;
+import io.jimflow.sync.DeprovisioningChoices;
 import io.jimflow.sync.ExportChange;
-import io.jimflow.sync.OutboundDecision;
 import io.jimflow.sync.OutboundRule;
 import io.jimflow.sync.SyncEngine;
+import io.jimflow.sync.TargetFacts;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -15,7 +16,9 @@ import java.util.Map;
 /**
  * The deletion of MVOs whose grace period has passed, the same for synchronisation and for
  * housekeeping: a Delete export for every target object an outbound rule deprovisions, then the
- * MVO. Who records the deletion in the change history, and how, is the caller's business.
+ * MVO. Which target objects are deprovisioned is {@link DeprovisioningChoices}' decision; this
+ * class reads its facts and writes what it chose. Who records the deletion in the change history,
+ * and how, is the caller's business.
  */
 public final class Deprovisioning {
 
@@ -61,29 +64,27 @@ public final class Deprovisioning {
     List<NewPendingExport> deletes = new ArrayList<>();
     List<MvoDeletion> deletions = new ArrayList<>();
     for (MvoRow mvo : due) {
+      Map<String, CsoRow> mvoTargets = targets.getOrDefault(mvo.id(), Map.of());
+      Map<String, TargetFacts> facts = new HashMap<>();
+      mvoTargets.forEach(
+          (system, target) ->
+              facts.put(
+                  system,
+                  PendingExports.targetFacts(target, open.getOrDefault(target.id(), List.of()))));
       List<CsoRow> deprovisioned = new ArrayList<>();
-      for (OutboundRule rule : engine.outboundRulesFor(mvo.objectType())) {
-        CsoRow target = targets.getOrDefault(mvo.id(), Map.of()).get(rule.connectedSystem());
-        if (target == null) {
-          continue;
-        }
-        OutboundDecision decision =
-            SyncEngine.decideOutbound(
-                rule,
-                null,
-                PendingExports.targetFacts(target, open.getOrDefault(target.id(), List.of())));
-        if (decision.kind() == OutboundDecision.Kind.DEPROVISION) {
-          deletes.add(
-              new NewPendingExport(
-                  rule.connectedSystem(),
-                  target.id(),
-                  mvo.id(),
-                  ExportChange.Delete,
-                  Map.of(),
-                  false,
-                  runRecordId));
-          deprovisioned.add(target);
-        }
+      for (OutboundRule rule :
+          DeprovisioningChoices.deprovisioned(engine.outboundRulesFor(mvo.objectType()), facts)) {
+        CsoRow target = mvoTargets.get(rule.connectedSystem());
+        deletes.add(
+            new NewPendingExport(
+                rule.connectedSystem(),
+                target.id(),
+                mvo.id(),
+                ExportChange.Delete,
+                Map.of(),
+                false,
+                runRecordId));
+        deprovisioned.add(target);
       }
       deletions.add(new MvoDeletion(mvo, List.copyOf(deprovisioned)));
     }

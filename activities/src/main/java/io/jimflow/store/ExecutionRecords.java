@@ -298,22 +298,26 @@ public final class ExecutionRecords {
     }
   }
 
-  /** The ids of executions still InProgress, oldest first. */
-  public List<String> inProgress(Connection connection, int limit) throws SQLException {
+  /** The executions whose records are still InProgress, oldest first. */
+  public List<InProgressExecution> inProgress(Connection connection, int limit)
+      throws SQLException {
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "select id from execution_record where status = ? order by started_at limit "
+            "select id, run_id from execution_record where status = ? order by started_at limit "
                 + Math.max(1, limit))) {
       statement.setString(1, ExecutionStatus.InProgress.name());
       try (ResultSet rows = statement.executeQuery()) {
-        List<String> ids = new ArrayList<>();
+        List<InProgressExecution> found = new ArrayList<>();
         while (rows.next()) {
-          ids.add(rows.getString(1));
+          found.add(new InProgressExecution(rows.getString(1), rows.getString(2)));
         }
-        return ids;
+        return found;
       }
     }
   }
+
+  /** An execution whose record is InProgress, and its run (null when the record has none). */
+  public record InProgressExecution(String executionId, String runId) {}
 
   private static List<StepRecord> steps(Connection connection, String executionId)
       throws SQLException {

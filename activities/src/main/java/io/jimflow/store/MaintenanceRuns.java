@@ -40,11 +40,14 @@ public final class MaintenanceRuns {
       String connectedSystem,
       Initiator initiator,
       String workflowId,
+      String runId,
       Map<String, Long> totals,
       Instant createdAt,
       Instant endedAt) {}
 
-  /** Creates an InProgress record with this id; does nothing if it exists (a retried attempt). */
+  /**
+   * {@link #open(Connection, String, MaintenanceKind, String, Initiator, String, String)}, no run.
+   */
   public boolean open(
       Connection connection,
       String id,
@@ -53,6 +56,23 @@ public final class MaintenanceRuns {
       Initiator initiator,
       String workflowId)
       throws SQLException {
+    return open(connection, id, kind, connectedSystem, initiator, workflowId, null);
+  }
+
+  /**
+   * Creates an InProgress record with this id; does nothing if it exists (a retried attempt).
+   *
+   * @param runId the run of {@code workflowId} the record belongs to; null when not known
+   */
+  public boolean open(
+      Connection connection,
+      String id,
+      MaintenanceKind kind,
+      String connectedSystem,
+      Initiator initiator,
+      String workflowId,
+      String runId)
+      throws SQLException {
     if (find(connection, id).isPresent()) {
       return false;
     }
@@ -60,8 +80,8 @@ public final class MaintenanceRuns {
     try (PreparedStatement statement =
         connection.prepareStatement(
             "insert into maintenance_run (id, kind, status, connected_system_id, initiator_type,"
-                + " initiator_id, initiator_name, workflow_id, totals, created_at, updated_at)"
-                + " values (?,?,?,?,?,?,?,?,?,?,?)")) {
+                + " initiator_id, initiator_name, workflow_id, run_id, totals, created_at,"
+                + " updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?)")) {
       statement.setString(1, id);
       statement.setString(2, kind.name());
       statement.setString(3, "InProgress");
@@ -70,9 +90,10 @@ public final class MaintenanceRuns {
       statement.setString(6, initiator == null ? null : initiator.id());
       statement.setString(7, initiator == null ? null : initiator.name());
       statement.setString(8, workflowId);
-      statement.setString(9, "{}");
-      Sql.setInstant(statement, 10, now);
+      statement.setString(9, runId);
+      statement.setString(10, "{}");
       Sql.setInstant(statement, 11, now);
+      Sql.setInstant(statement, 12, now);
       statement.executeUpdate();
     }
     return true;
@@ -158,6 +179,7 @@ public final class MaintenanceRuns {
                 rows.getString("connected_system_id"),
                 initiator,
                 rows.getString("workflow_id"),
+                rows.getString("run_id"),
                 readTotals(rows.getString("totals")),
                 Sql.getInstant(rows, "created_at"),
                 Sql.getInstant(rows, "ended_at")));

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.unboundid.ldap.listener.InMemoryDirectoryServer;
-import com.unboundid.ldap.listener.InMemoryDirectoryServerConfig;
-import com.unboundid.ldap.listener.InMemoryListenerConfig;
 import com.unboundid.ldap.listener.interceptor.InMemoryInterceptedAddRequest;
 import com.unboundid.ldap.listener.interceptor.InMemoryInterceptedAddResult;
 import com.unboundid.ldap.listener.interceptor.InMemoryOperationInterceptor;
@@ -18,6 +16,7 @@ import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
 import io.jimflow.config.tree.ConfigException;
 import io.jimflow.connector.ldap.LdapUnavailableException;
+import io.jimflow.connector.ldap.TestDirectory;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
@@ -51,8 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
 class LdapRunsTest {
 
   static final String PASSWORD = "in-memory-secret";
-  static final String BASE = "dc=example,dc=org";
-  static final String PEOPLE = "ou=people," + BASE;
+  static final String BASE = TestDirectory.BASE;
+  static final String PEOPLE = TestDirectory.PEOPLE;
   static final String HEADER = "employeeId,firstName,lastName,displayName,mails,jobTitle\n";
 
   @TempDir Path dir;
@@ -152,16 +151,9 @@ class LdapRunsTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig(BASE);
-    config.addInMemoryOperationInterceptor(adds);
-    config.addAdditionalBindCredentials("cn=jimflow," + BASE, PASSWORD);
-    config.setListenerConfigs(InMemoryListenerConfig.createLDAPConfig("ldap", 0));
-    server = new InMemoryDirectoryServer(config);
-    server.startListening();
-    server.add("dn: " + BASE, "objectClass: domain", "dc: example");
-    server.add("dn: " + PEOPLE, "objectClass: organizationalUnit", "ou: people");
+    server = TestDirectory.start(PASSWORD, config -> config.addInMemoryOperationInterceptor(adds));
     store = TestStores.postgres();
-    executor = executor("ldap://127.0.0.1:" + server.getListenPort(), PASSWORD);
+    executor = executor(TestDirectory.url(server), PASSWORD);
   }
 
   RunProfileExecutorImpl executor(String url, String password) {

@@ -10,11 +10,8 @@ import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
 import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.schedules.ScheduleClient;
-import io.temporal.client.schedules.ScheduleClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,9 +43,7 @@ public final class E2eEnvironment implements AutoCloseable {
   private final DevServer server;
   private final Path workDir;
   private final Path projectHome;
-  private final WorkflowServiceStubs stubs;
-  private final WorkflowClient client;
-  private final ScheduleClient scheduleClient;
+  private final E2eClients clients;
   private final List<WorkerProcess> workers = new ArrayList<>();
   private WorkerProcess sharedWorker;
   private final Map<String, EmbeddedDirectory> directories = new HashMap<>();
@@ -61,15 +56,7 @@ public final class E2eEnvironment implements AutoCloseable {
     this.server = server;
     this.workDir = workDir;
     this.projectHome = projectHome;
-    this.stubs =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder().setTarget(server.target()).build());
-    this.client =
-        WorkflowClient.newInstance(
-            stubs, WorkflowClientOptions.newBuilder().setNamespace(server.namespace()).build());
-    this.scheduleClient =
-        ScheduleClient.newInstance(
-            stubs, ScheduleClientOptions.newBuilder().setNamespace(server.namespace()).build());
+    this.clients = new E2eClients(server.target(), server.namespace());
   }
 
   /**
@@ -132,15 +119,15 @@ public final class E2eEnvironment implements AutoCloseable {
   }
 
   public WorkflowClient client() {
-    return client;
+    return clients.client();
   }
 
   public ScheduleClient scheduleClient() {
-    return scheduleClient;
+    return clients.scheduleClient();
   }
 
   public WorkflowServiceStubs stubs() {
-    return stubs;
+    return clients.stubs();
   }
 
   public Path projectHome() {
@@ -180,14 +167,14 @@ public final class E2eEnvironment implements AutoCloseable {
    */
   public String newNamespace(String prefix) {
     String name = newBareNamespace(prefix);
-    new SearchAttributeSetup(stubs, name).registerMissing();
+    new SearchAttributeSetup(stubs(), name).registerMissing();
     return name;
   }
 
   /** Registers a fresh namespace without jimflow's search attributes, e.g. to test their setup. */
   public String newBareNamespace(String prefix) {
     String name = prefix + "-" + Long.toHexString(System.nanoTime());
-    stubs
+    stubs()
         .blockingStub()
         .registerNamespace(
             RegisterNamespaceRequest.newBuilder()
@@ -199,7 +186,7 @@ public final class E2eEnvironment implements AutoCloseable {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (true) {
       try {
-        stubs
+        stubs()
             .blockingStub()
             .listWorkflowExecutions(
                 ListWorkflowExecutionsRequest.newBuilder()
@@ -223,8 +210,7 @@ public final class E2eEnvironment implements AutoCloseable {
 
   /** A client of {@code namespace} on this server. */
   public WorkflowClient client(String namespace) {
-    return WorkflowClient.newInstance(
-        stubs, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
+    return clients.client(namespace);
   }
 
   /** The search attribute names every e2e server has registered. */
@@ -250,14 +236,12 @@ public final class E2eEnvironment implements AutoCloseable {
   /** Starts a real worker process like {@link #startWorker} but does not wait for it. */
   public synchronized WorkerProcess launchWorker(String name, Map<String, String> env) {
     Map<String, String> full = new HashMap<>(env);
-    full.putIfAbsent("TEMPORAL_ADDRESS", server.target());
-    full.putIfAbsent("TEMPORAL_NAMESPACE", server.namespace());
-    full.putIfAbsent("JIMFLOW_HOME", projectHome.toString());
     // The run's own store and data files, never the checkout's data/ (a ./jimflow dev may use it).
+    E2eClients.workerDefaults(
+        full, server.target(), server.namespace(), projectHome, dataPlaneDirectory());
     if (!full.containsKey("JIMFLOW_STORE_URL")) {
       full.putAll(sharedStore().environment());
     }
-    full.putIfAbsent("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataPlaneDirectory().toString());
     if (!full.containsKey("JIMFLOW_DATA_PLANE_CONFIG")
         && !full.containsKey("JIMFLOW_DIRECTORY_URL")) {
       full.put("JIMFLOW_DIRECTORY_URL", directory(full.get("JIMFLOW_STORE_URL")).url());
@@ -351,7 +335,7 @@ public final class E2eEnvironment implements AutoCloseable {
     }
     directories.values().forEach(EmbeddedDirectory::close);
     try {
-      stubs.shutdownNow();
+      clients.close();
     } finally {
       server.close();
     }

@@ -4,11 +4,7 @@ import io.jimflow.testing.TestPostgres;
 import io.jimflow.worker.dev.EmbeddedDirectory;
 import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.schedules.ScheduleClient;
-import io.temporal.client.schedules.ScheduleClientOptions;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -59,9 +55,7 @@ public final class TopologyEnvironment implements AutoCloseable {
   private final TemporalServerProcess server;
   private final PostgresSettings postgres;
   private final String storeSchema;
-  private final WorkflowServiceStubs stubs;
-  private final WorkflowClient client;
-  private final ScheduleClient scheduleClient;
+  private final E2eClients clients;
   private final List<WorkerProcess> workers = new ArrayList<>();
   private final EmbeddedDirectory directory;
   private int workersStarted;
@@ -83,15 +77,7 @@ public final class TopologyEnvironment implements AutoCloseable {
             workDir.resolve("directory-" + storeSchema + ".ldif"),
             E2eEnvironment.DIRECTORY_PASSWORD);
     // The same server for the whole run: its address never changes, also across restarts.
-    this.stubs =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder().setTarget(server.target()).build());
-    this.client =
-        WorkflowClient.newInstance(
-            stubs, WorkflowClientOptions.newBuilder().setNamespace(NAMESPACE).build());
-    this.scheduleClient =
-        ScheduleClient.newInstance(
-            stubs, ScheduleClientOptions.newBuilder().setNamespace(NAMESPACE).build());
+    this.clients = new E2eClients(server.target(), NAMESPACE);
   }
 
   /** PostgreSQL as the tests reach it. */
@@ -199,13 +185,10 @@ public final class TopologyEnvironment implements AutoCloseable {
   /** One more worker process like the others (not counted until {@link #topUpWorkers}). */
   public WorkerProcess startWorker(String name) {
     Map<String, String> env = new HashMap<>();
-    env.put("TEMPORAL_ADDRESS", server.target());
-    env.put("TEMPORAL_NAMESPACE", NAMESPACE);
-    env.put("JIMFLOW_HOME", projectHome.toString());
+    E2eClients.workerDefaults(env, server.target(), NAMESPACE, projectHome, dataDirectory());
     env.put("JIMFLOW_STORE_URL", postgres.inSchema(storeSchema));
     env.put("JIMFLOW_STORE_USERNAME", postgres.user());
     env.put("JIMFLOW_STORE_PASSWORD", postgres.password());
-    env.put("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", dataDirectory().toString());
     env.put("JIMFLOW_DIRECTORY_URL", directory.url());
     env.put(EmbeddedDirectory.PASSWORD_VARIABLE, E2eEnvironment.DIRECTORY_PASSWORD);
     env.put("JIMFLOW_STEPS_EXECUTABLES_ROOT", executablesRoot().toString());
@@ -261,11 +244,11 @@ public final class TopologyEnvironment implements AutoCloseable {
   }
 
   public WorkflowClient client() {
-    return client;
+    return clients.client();
   }
 
   public ScheduleClient scheduleClient() {
-    return scheduleClient;
+    return clients.scheduleClient();
   }
 
   public Path projectHome() {
@@ -312,7 +295,7 @@ public final class TopologyEnvironment implements AutoCloseable {
     }
     directory.close();
     try {
-      stubs.shutdownNow();
+      clients.close();
       server.close();
     } finally {
       try (Connection connection = postgres.connect();

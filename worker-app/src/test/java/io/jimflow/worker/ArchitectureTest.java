@@ -15,15 +15,21 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.lang.ArchRule;
+import io.jimflow.worker.dev.TemporalCli;
 import io.temporal.workflow.WorkflowInterface;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -90,6 +96,63 @@ class ArchitectureTest {
   }
 
   /**
+   * The workflows module's plumbing: the configuration reader, payload encryption, the workers'
+   * registration and secret references. It serves the worker and the starter; workflow code never
+   * reaches it.
+   */
+  private static final String[] PLUMBING = {
+    CONFIG, "io.jimflow.encryption..", "io.jimflow.registration..", "io.jimflow.secrets.."
+  };
+
+  /**
+   * {@code workflows} holds workflow code and its contracts: no class in a package that holds a
+   * workflow implementation, and nothing a workflow implementation uses, depends on the module's
+   * plumbing ({@link #PLUMBING}) or on a YAML parser.
+   */
+  @Test
+  void workflowCodeCannotReachThePlumbing() {
+    Set<String> workflowPackages =
+        WORKFLOWS.stream()
+            .filter(ArchitectureTest::implementsAWorkflowInterface)
+            .map(JavaClass::getPackageName)
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(workflowPackages)
+        .as("the rule sees every package of workflow implementations")
+        .contains(
+            "io.jimflow.schedule",
+            "io.jimflow.workitem",
+            "io.jimflow.maintenance",
+            "io.jimflow.resource",
+            "io.jimflow.runrecords",
+            "io.jimflow.exampledata");
+    Set<String> reachable =
+        reachableFromWorkflowImplementations().stream()
+            .map(JavaClass::getName)
+            .collect(Collectors.toSet());
+    noClasses()
+        .that(
+            DescribedPredicate.describe(
+                "classes of the packages of workflow implementations, and the classes workflow"
+                    + " implementations use",
+                c ->
+                    workflowPackages.contains(c.getPackageName())
+                        || reachable.contains(c.getName())))
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(PLUMBING)
+        .orShould()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.fasterxml.jackson.dataformat.yaml..", "org.yaml..")
+        .check(WORKFLOWS);
+  }
+
+  private static boolean implementsAWorkflowInterface(JavaClass c) {
+    return !c.isInterface()
+        && c.getAllRawInterfaces().stream()
+            .anyMatch(i -> i.isAnnotatedWith(WorkflowInterface.class));
+  }
+
+  /**
    * One package, one module: a package name is declared in the main code of one module only, so the
    * package alone says where a class is (a capability's contract in {@code io.jimflow.<name>}, its
    * activities in {@code io.jimflow.<name>.activities}).
@@ -124,6 +187,44 @@ class ArchitectureTest {
     assertThat(modulesByPackage)
         .as("packages declared in more than one module")
         .allSatisfy((pkg, in) -> assertThat(in).as(pkg).hasSize(1));
+  }
+
+  /** The longest a main source file may be: a longer class does more than one job; split it. */
+  private static final int MAX_MAIN_LINES = 400;
+
+  /**
+   * Files over {@link #MAX_MAIN_LINES} whose split is on its way, by path from the project's home.
+   */
+  private static final Set<String> LONG_FILES_BEING_SPLIT =
+      Set.of(
+          // split on branch s-35
+          "activities/src/main/java/io/jimflow/connector/ldap/LdapExports.java");
+
+  /** No main class is over 400 lines, in any module. */
+  @Test
+  void noMainSourceFileIsOver400Lines() throws IOException {
+    Path home = TemporalCli.projectHome().orElseThrow();
+    Map<String, Long> lines = new TreeMap<>();
+    for (String module : List.of("workflows", "activities", "starter", "worker-app")) {
+      try (Stream<Path> files = Files.walk(home.resolve(module).resolve("src/main/java"))) {
+        for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+          try (Stream<String> text = Files.lines(file)) {
+            lines.put(home.relativize(file).toString().replace('\\', '/'), text.count());
+          }
+        }
+      }
+    }
+    assertThat(lines)
+        .as("the rule sees the main sources of every module")
+        .containsKeys(
+            "workflows/src/main/java/io/jimflow/workitem/WorkItemWorkflowImpl.java",
+            "activities/src/main/java/io/jimflow/connector/ldap/LdapDirectory.java",
+            "starter/src/main/java/io/jimflow/client/ExecutionClient.java",
+            "worker-app/src/main/java/io/jimflow/worker/dev/EmbeddedStoreServer.java");
+    Map<String, Long> tooLong = new TreeMap<>(lines);
+    tooLong.values().removeIf(n -> n <= MAX_MAIN_LINES);
+    tooLong.keySet().removeAll(LONG_FILES_BEING_SPLIT);
+    assertThat(tooLong).as("main source files over " + MAX_MAIN_LINES + " lines").isEmpty();
   }
 
   @Test
@@ -258,13 +359,7 @@ class ArchitectureTest {
   /** The workflow implementations and, transitively, every class of the module they use. */
   private static Set<JavaClass> reachableFromWorkflowImplementations() {
     Deque<JavaClass> todo = new ArrayDeque<>();
-    WORKFLOWS.stream()
-        .filter(
-            c ->
-                !c.isInterface()
-                    && c.getAllRawInterfaces().stream()
-                        .anyMatch(i -> i.isAnnotatedWith(WorkflowInterface.class)))
-        .forEach(todo::add);
+    WORKFLOWS.stream().filter(ArchitectureTest::implementsAWorkflowInterface).forEach(todo::add);
     Set<String> moduleClasses =
         WORKFLOWS.stream().map(JavaClass::getName).collect(Collectors.toSet());
     Map<String, JavaClass> seen = new HashMap<>();

@@ -1,20 +1,15 @@
 package io.jimflow.connector.ldap;
 
 import com.unboundid.ldap.sdk.AddRequest;
-import com.unboundid.ldap.sdk.AsyncRequestID;
 import com.unboundid.ldap.sdk.AsyncResultListener;
-import com.unboundid.ldap.sdk.AsyncSearchResultListener;
 import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.DeleteRequest;
 import com.unboundid.ldap.sdk.Entry;
-import com.unboundid.ldap.sdk.ExtendedResult;
 import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPConnection;
-import com.unboundid.ldap.sdk.LDAPConnectionOptions;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPResult;
-import com.unboundid.ldap.sdk.LDAPURL;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModifyDNRequest;
 import com.unboundid.ldap.sdk.ModifyRequest;
@@ -22,18 +17,11 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
-import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
-import com.unboundid.ldap.sdk.SimpleBindRequest;
 import com.unboundid.ldap.sdk.UpdatableLDAPRequest;
 import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
-import com.unboundid.ldap.sdk.extensions.StartTLSExtendedRequest;
-import com.unboundid.util.ssl.HostNameSSLSocketVerifier;
 import com.unboundid.util.ssl.JVMDefaultTrustManager;
-import com.unboundid.util.ssl.SSLSocketVerifier;
-import com.unboundid.util.ssl.SSLUtil;
 import io.jimflow.connector.ConnectorException;
-import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -42,14 +30,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import javax.net.ssl.SSLSocket;
 import javax.net.ssl.X509TrustManager;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One bound connection to a directory, with the operations the connector needs; every failure
@@ -60,13 +43,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class LdapDirectory implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(LdapDirectory.class);
-
   private final LdapSettings settings;
   private final LDAPConnection connection;
   private final String url;
 
-  private LdapDirectory(LdapSettings settings, LDAPConnection connection, String url) {
+  LdapDirectory(LdapSettings settings, LDAPConnection connection, String url) {
     this.settings = settings;
     this.connection = connection;
     this.url = url;
@@ -87,122 +68,7 @@ public final class LdapDirectory implements AutoCloseable {
    * LdapSettings#verifyHostName} is off (a warning each time).
    */
   static LdapDirectory connect(LdapSettings settings, String password, X509TrustManager trust) {
-    LDAPConnectionOptions options = new LDAPConnectionOptions();
-    boolean tls = settings.startTls() || settings.url().contains("ldaps://");
-    if (tls && !settings.verifyHostName()) {
-      LOG.warn(
-          "TLS to {} does NOT verify the server's host name (verifyHostName: false): anyone able"
-              + " to intercept the connection with a trusted certificate receives the bind password",
-          settings.url());
-    }
-    SSLUtil sslUtil = new SSLUtil(trust);
-    HostNameCheck hostNameCheck = new HostNameCheck();
-    if (settings.verifyHostName()) {
-      options.setSSLSocketVerifier(hostNameCheck);
-    }
-    options.setConnectTimeoutMillis((int) settings.connectTimeout().toMillis());
-    options.setResponseTimeoutMillis(settings.operationTimeout().toMillis());
-    options.setAbandonOnTimeout(true);
-    LDAPException lastUnreachable = null;
-    String lastUrl = settings.url();
-    for (String text : settings.url().trim().split("\\s+")) {
-      lastUrl = text;
-      LDAPURL url;
-      try {
-        url = new LDAPURL(text);
-      } catch (LDAPException e) {
-        throw new ConnectorException("'" + text + "' is not an LDAP URL");
-      }
-      LDAPConnection connection;
-      try {
-        connection =
-            url.getScheme().equals("ldaps")
-                ? new LDAPConnection(
-                    sslUtil.createSSLSocketFactory(), options, url.getHost(), url.getPort())
-                : new LDAPConnection(options, url.getHost(), url.getPort());
-      } catch (LDAPException e) {
-        if (hostNameCheck.refused != null) {
-          throw hostNameCheck.refusal(text);
-        }
-        lastUnreachable = e;
-        continue;
-      } catch (GeneralSecurityException e) {
-        throw new ConnectorException("TLS for " + text + " cannot be set up: " + e.getMessage());
-      }
-      try {
-        if (settings.startTls()) {
-          ExtendedResult started =
-              connection.processExtendedOperation(
-                  new StartTLSExtendedRequest(sslUtil.createSSLContext()));
-          if (started.getResultCode() != ResultCode.SUCCESS) {
-            throw new ConnectorException(
-                "StartTLS on "
-                    + text
-                    + " was refused: "
-                    + describe(started.getResultCode(), started.getDiagnosticMessage()));
-          }
-        }
-        connection.bind(new SimpleBindRequest(settings.bindDn(), password));
-        return new LdapDirectory(settings, connection, text);
-      } catch (LDAPException e) {
-        connection.close();
-        if (hostNameCheck.refused != null) {
-          throw hostNameCheck.refusal(text);
-        }
-        if (unusable(e)) {
-          lastUnreachable = e;
-          continue;
-        }
-        throw new ConnectorException(
-            "bind to "
-                + text
-                + " as "
-                + settings.bindDn()
-                + " failed: "
-                + describe(e.getResultCode(), e.getDiagnosticMessage())
-                + (e.getResultCode() == ResultCode.INVALID_CREDENTIALS
-                    ? " (check the bind DN and the secret its password comes from)"
-                    : ""));
-      } catch (GeneralSecurityException e) {
-        connection.close();
-        throw new ConnectorException("StartTLS on " + text + " failed: " + e.getMessage());
-      }
-    }
-    throw new LdapUnavailableException(
-        "directory "
-            + lastUrl
-            + " cannot be reached: "
-            + (lastUnreachable == null ? "no URL" : lastUnreachable.getMessage()),
-        lastUnreachable);
-  }
-
-  /**
-   * Refuses a TLS connection whose server certificate does not name the URL's host (else a man in
-   * the middle with any trusted certificate would receive the bind password); remembers that it
-   * did, so that the refusal is a configuration error, not an unreachable directory.
-   */
-  private static final class HostNameCheck extends SSLSocketVerifier {
-    private final HostNameSSLSocketVerifier verifier = new HostNameSSLSocketVerifier(false);
-    volatile String refused;
-
-    @Override
-    public void verifySSLSocket(String host, int port, SSLSocket socket) throws LDAPException {
-      try {
-        verifier.verifySSLSocket(host, port, socket);
-      } catch (LDAPException e) {
-        refused = host;
-        throw e;
-      }
-    }
-
-    ConnectorException refusal(String text) {
-      return new ConnectorException(
-          "TLS to "
-              + text
-              + ": the server's certificate does not name the host "
-              + refused
-              + " (connect by a name the certificate holds, or set verifyHostName: false)");
-    }
+    return LdapBind.connect(settings, password, trust);
   }
 
   public LdapSettings settings() {
@@ -271,63 +137,8 @@ public final class LdapDirectory implements AutoCloseable {
    */
   public List<SearchResultEntry> readAllMatching(
       List<String> dns, Filter filter, int window, String... attributes) {
-    Semaphore inFlight = new Semaphore(window);
-    List<CompletableFuture<SearchResultEntry>> reads = new ArrayList<>();
-    long wait = settings.operationTimeout().toMillis() + 30_000;
-    for (String dn : dns) {
-      CompletableFuture<SearchResultEntry> read = new CompletableFuture<>();
-      List<SearchResultEntry> found = new ArrayList<>(1);
-      AsyncSearchResultListener listener =
-          new AsyncSearchResultListener() {
-            @Override
-            public void searchEntryReturned(SearchResultEntry entry) {
-              found.add(entry);
-            }
-
-            @Override
-            public void searchReferenceReturned(SearchResultReference reference) {}
-
-            @Override
-            public void searchResultReceived(AsyncRequestID id, SearchResult result) {
-              inFlight.release();
-              ResultCode code = result.getResultCode();
-              if (code == ResultCode.SUCCESS || code == ResultCode.NO_SUCH_OBJECT) {
-                read.complete(found.isEmpty() ? null : found.get(0));
-              } else {
-                read.completeExceptionally(failure(new LDAPException(result), "reading " + dn));
-              }
-            }
-          };
-      try {
-        if (!inFlight.tryAcquire(wait, TimeUnit.MILLISECONDS)) {
-          throw new LdapUnavailableException(
-              "the directory " + url + " left reads unanswered for " + wait + " ms", null);
-        }
-        connection.asyncSearch(
-            new SearchRequest(listener, dn, SearchScope.BASE, filter, attributes));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new LdapUnavailableException("interrupted while reading from " + url, null);
-      } catch (LDAPException e) {
-        throw failure(e, "reading " + dn);
-      }
-      reads.add(read);
-    }
-    List<SearchResultEntry> entries = new ArrayList<>();
-    for (CompletableFuture<SearchResultEntry> read : reads) {
-      try {
-        entries.add(read.get(wait, TimeUnit.MILLISECONDS));
-      } catch (ExecutionException e) {
-        throw (RuntimeException) e.getCause();
-      } catch (TimeoutException e) {
-        throw new LdapUnavailableException(
-            "the directory " + url + " left reads unanswered for " + wait + " ms", null);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new LdapUnavailableException("interrupted while reading from " + url, null);
-      }
-    }
-    return entries;
+    return PipelinedReads.read(
+        connection, url, settings.operationTimeout(), dns, filter, window, attributes);
   }
 
   /** The entry below the base DN whose anchor has this value, or null. */
@@ -503,39 +314,20 @@ public final class LdapDirectory implements AutoCloseable {
   }
 
   private RuntimeException failure(LDAPException e, String doing) {
-    if (unusable(e)) {
-      return new LdapUnavailableException(
-          "the connection to " + url + " was lost while " + doing + ": " + e.getMessage(), e);
-    }
-    return new ConnectorException(
-        "directory "
-            + url
-            + " refused "
-            + doing
-            + ": "
-            + describe(e.getResultCode(), e.getDiagnosticMessage()));
+    return LdapResults.failure(url, e, doing);
   }
 
   private static boolean unusable(LDAPException e) {
-    return unusable(e.getResultCode());
+    return LdapResults.unusable(e.getResultCode());
   }
 
   private static boolean unusable(ResultCode code) {
-    return code == ResultCode.SERVER_DOWN
-        || code == ResultCode.CONNECT_ERROR
-        || code == ResultCode.TIMEOUT
-        || code == ResultCode.UNAVAILABLE
-        || code == ResultCode.BUSY
-        || !ResultCode.isConnectionUsable(code);
+    return LdapResults.unusable(code);
   }
 
   /** "invalidCredentials (49): message" */
   public static String describe(ResultCode code, String message) {
-    return code.getName()
-        + " ("
-        + code.intValue()
-        + ")"
-        + (message == null || message.isBlank() ? "" : ": " + message);
+    return LdapResults.describe(code, message);
   }
 
   /** The values of an entry's attribute (case-insensitive name); none when absent. */

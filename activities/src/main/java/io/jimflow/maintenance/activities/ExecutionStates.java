@@ -14,12 +14,12 @@ import java.util.Optional;
 public interface ExecutionStates {
 
   /**
-   * The execution's state in Temporal (its latest run); empty when Temporal does not know the
-   * workflow id (never started there, or deleted by its retention).
+   * The state in Temporal of the workflow id's run {@code runId} (null: its latest run); empty when
+   * Temporal does not know it (never started there, or deleted by its retention).
    *
    * @throws RuntimeException when Temporal cannot be asked (the sweep then fails and is retried)
    */
-  Optional<ExecutionState> find(String workflowId);
+  Optional<ExecutionState> find(String workflowId, String runId);
 
   /**
    * @param jimflowStatus the execution's {@code JimflowStatus} search attribute; null if unset
@@ -28,10 +28,12 @@ public interface ExecutionStates {
 
   /** Asks Temporal through the client. */
   static ExecutionStates of(WorkflowClient client) {
-    return workflowId -> {
+    return (workflowId, runId) -> {
       try {
         WorkflowExecutionDescription description =
-            client.newUntypedWorkflowStub(workflowId).describe();
+            client
+                .newUntypedWorkflowStub(workflowId, Optional.ofNullable(runId), Optional.empty())
+                .describe();
         String jimflowStatus =
             description.getTypedSearchAttributes().get(JimflowSearchAttributes.STATUS);
         return Optional.of(new ExecutionState(description.getStatus(), jimflowStatus));

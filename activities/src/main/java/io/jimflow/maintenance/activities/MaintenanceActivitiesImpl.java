@@ -6,25 +6,19 @@ import io.jimflow.maintenance.MaintenanceKind;
 import io.jimflow.maintenance.MvoDeletionPolicy;
 import io.jimflow.maintenance.RetentionPolicy;
 import io.jimflow.maintenance.SystemOperation;
-import io.jimflow.maintenance.activities.ExecutionStates.ExecutionState;
-import io.jimflow.maintenance.activities.StrandedRecords.RunVerdict;
+import io.jimflow.maintenance.activities.StrandedRecords.Owner;
 import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.store.ExecutionRecords;
 import io.jimflow.store.MaintenanceRuns;
-import io.jimflow.store.RunRecord;
 import io.jimflow.store.RunRecords;
-import io.jimflow.store.RunStatus;
 import io.jimflow.store.Store;
-import io.jimflow.store.SystemHolds.Hold;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,7 +144,8 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
                 MaintenanceKind.Housekeeping,
                 null,
                 request.initiator(),
-                request.workflowId()));
+                request.workflowId(),
+                runIdOf(context, request.workflowId())));
     // Counts of a lost attempt are not known here (its batches committed): the record's totals
     // cover this attempt; the change history has every deletion.
     StoreMaintenance.MvoDeletions done =
@@ -178,104 +173,11 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
     ActivityExecutionContext context = Activity.getExecutionContext();
     ExecutionStates temporal =
         executionStates != null ? executionStates : ExecutionStates.of(context.getWorkflowClient());
-    // One question per execution and sweep, however many records it left.
-    Map<String, Optional<ExecutionState>> seen = new HashMap<>();
-    java.util.function.Function<String, Optional<ExecutionState>> state =
-        id -> {
-          Optional<ExecutionState> known = seen.get(id);
-          if (known == null) {
-            known = temporal.find(id);
-            seen.put(id, known);
-            context.heartbeat(seen.size());
-          }
-          return known;
-        };
-    int endedRuns = 0;
-    for (RunRecord record :
-        db.inTransaction(c -> runRecords.list(c, null, RunStatus.InProgress, SWEEP_LIMIT))) {
-      String owner = record.origin().executionId();
-      Optional<RunVerdict> verdict =
-          owner == null ? Optional.empty() : StrandedRecords.forRun(owner, state.apply(owner));
-      if (verdict.isPresent()
-          && ended(
-              "Run record",
-              record.id(),
-              verdict.get().status(),
-              verdict.get().reason(),
-              db.inTransaction(
-                  c ->
-                      runRecords.finish(
-                          c,
-                          record.id(),
-                          RunStatus.valueOf(verdict.get().status()),
-                          verdict.get().reason(),
-                          null,
-                          null,
-                          null)))) {
-        endedRuns++;
-      }
-    }
-    int maintenanceRuns = 0;
-    for (MaintenanceRuns.MaintenanceRun run :
-        db.inTransaction(c -> runs.inProgress(c, SWEEP_LIMIT))) {
-      String owner = run.workflowId();
-      Optional<RunVerdict> verdict =
-          owner == null || owner.equals(request.workflowId())
-              ? Optional.empty()
-              : StrandedRecords.forRun(owner, state.apply(owner));
-      if (verdict.isPresent()
-          && ended(
-              "Maintenance run",
-              run.id(),
-              verdict.get().status(),
-              verdict.get().reason(),
-              db.inTransaction(
-                  c ->
-                      runs.finish(
-                          c,
-                          run.id(),
-                          verdict.get().status(),
-                          verdict.get().reason(),
-                          Map.of())))) {
-        maintenanceRuns++;
-      }
-    }
-    int executions = 0;
-    for (String executionId : db.inTransaction(c -> executionRecords.inProgress(c, SWEEP_LIMIT))) {
-      Optional<StrandedRecords.ExecutionVerdict> verdict =
-          StrandedRecords.forExecution(executionId, state.apply(executionId));
-      if (verdict.isPresent()
-          && ended(
-              "Execution record",
-              executionId,
-              verdict.get().status(),
-              verdict.get().reason(),
-              db.inTransaction(
-                  c ->
-                      executionRecords.finish(
-                          c, executionId, verdict.get().status(), verdict.get().reason())))) {
-        executions++;
-      }
-    }
-    int holds = 0;
-    for (Hold hold : operations.all()) {
-      if (hold.workflowId().equals(request.workflowId())
-          || StrandedRecords.forRun(hold.workflowId(), state.apply(hold.workflowId())).isEmpty()) {
-        continue;
-      }
-      if (operations.release(hold.connectedSystem(), hold.workflowId())) {
-        holds++;
-        log.warn(
-            "Connected system {} released: the workflow {} holding it has ended",
-            hold.connectedSystem(),
-            hold.workflowId());
-      }
-    }
-    metrics.strandedSwept("run_record", endedRuns);
-    metrics.strandedSwept("maintenance_run", maintenanceRuns);
-    metrics.strandedSwept("execution_record", executions);
-    metrics.strandedSwept("system_hold", holds);
-    return new SweepResult(endedRuns, maintenanceRuns, executions, holds);
+    // The sweeping workflow's run: its own records (and those of no later run) are left alone.
+    Owner sweeper = new Owner(request.workflowId(), runIdOf(context, request.workflowId()));
+    return new StrandedRecordSweep(
+            db, runRecords, runs, executionRecords, operations, metrics, SWEEP_LIMIT)
+        .sweep(sweeper, temporal, context::heartbeat);
   }
 
   @Override
@@ -293,6 +195,7 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
 
   @Override
   public void openRun(OpenRunRequest request) {
+    String runId = runIdOf(Activity.getExecutionContext(), request.workflowId());
     db.inTransaction(
         c ->
             runs.open(
@@ -301,7 +204,19 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
                 request.kind(),
                 request.connectedSystem(),
                 request.initiator(),
-                request.workflowId()));
+                request.workflowId(),
+                runId));
+  }
+
+  /**
+   * The run of the workflow calling this activity when the request names that workflow (its records
+   * then name their run, so that the sweeper tells it from a later run of the same id); null
+   * otherwise.
+   */
+  private static String runIdOf(ActivityExecutionContext context, String workflowId) {
+    return workflowId != null && workflowId.equals(context.getInfo().getWorkflowId())
+        ? context.getInfo().getRunId()
+        : null;
   }
 
   @Override
@@ -355,15 +270,6 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
   public Map<String, Long> deleteConnectedSystem(SystemRunRequest request) {
     ActivityExecutionContext context = Activity.getExecutionContext();
     return store.deleteSystem(request.connectedSystem(), context::heartbeat);
-  }
-
-  /** Logs a stranded record that this sweep ended; returns whether it did. */
-  private static boolean ended(
-      String what, String id, Object status, String reason, boolean endedNow) {
-    if (endedNow) {
-      log.warn("{} {} finalized {}: {}", what, id, status, reason);
-    }
-    return endedNow;
   }
 
   private static <T> T badInput(java.util.function.Supplier<T> check) {

@@ -4,15 +4,63 @@ import io.jimflow.maintenance.activities.ExecutionStates.ExecutionState;
 import io.jimflow.schedule.ExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What the sweeper makes of a record left InProgress, from how Temporal sees the execution that
  * owned it: nothing while the execution runs, otherwise a final status and the reason recorded with
- * it.
+ * it. The execution is the owner's run when the record names it: a later run that reuses the
+ * workflow id (a connected system's clear started again) is another execution.
  */
 public final class StrandedRecords {
 
   private StrandedRecords() {}
+
+  /**
+   * The execution that owns a record.
+   *
+   * @param runId null for a record written before records named their run: it is then the workflow
+   *     id's latest run
+   */
+  public record Owner(String workflowId, String runId) {
+
+    /** "execution clear-hr" or "execution clear-hr (run 7f3c...)". */
+    String describe() {
+      return "execution " + workflowId + (runId == null ? "" : " (run " + runId + ")");
+    }
+  }
+
+  /**
+   * Whether a record belongs to the sweeping execution itself (never swept: it is running): the
+   * same workflow id and, when the record names its run, the same run; a record of an earlier run
+   * of the sweeper's workflow id is another execution's.
+   */
+  public static boolean isSweepers(Owner owner, Owner sweeper) {
+    return owner.workflowId().equals(sweeper.workflowId())
+        && (owner.runId() == null || owner.runId().equals(sweeper.runId()));
+  }
+
+  /**
+   * A maintenance run's end: none for a record without an owner or of the sweeper's own run,
+   * otherwise as {@link #forRun}.
+   */
+  public static Optional<RunVerdict> forMaintenanceRun(
+      Owner owner, Owner sweeper, Function<Owner, Optional<ExecutionState>> state) {
+    if (owner.workflowId() == null || isSweepers(owner, sweeper)) {
+      return Optional.empty();
+    }
+    return forRun(owner, state.apply(owner));
+  }
+
+  /**
+   * Whether a connected system's hold is released: its holder (a workflow id: a later run of that
+   * id takes the hold over) is not the sweeper and has no open run.
+   */
+  public static boolean releasesHold(
+      String holder, Owner sweeper, Function<Owner, Optional<ExecutionState>> state) {
+    Owner owner = new Owner(holder, null);
+    return !isSweepers(owner, sweeper) && forRun(owner, state.apply(owner)).isPresent();
+  }
 
   /**
    * How to end a record an execution left InProgress.
@@ -34,11 +82,11 @@ public final class StrandedRecords {
    * cancelled or terminated ends it Cancelled, anything else (timed out, failed, unknown, or even
    * completed without finalizing it) FailedWithError.
    */
-  public static Optional<RunVerdict> forRun(String workflowId, Optional<ExecutionState> state) {
+  public static Optional<RunVerdict> forRun(Owner owner, Optional<ExecutionState> state) {
     if (state.isPresent() && isOpen(state.get().status())) {
       return Optional.empty();
     }
-    String reason = "stranded: " + describe(workflowId, state) + " before the record was ended";
+    String reason = "stranded: " + describe(owner, state) + " before the record was ended";
     boolean cancelled =
         state.isPresent()
             && (state.get().status() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED
@@ -52,11 +100,11 @@ public final class StrandedRecords {
    * reports (jimflow's own for a completed run), so the store and {@code jimflow executions} agree.
    */
   public static Optional<ExecutionVerdict> forExecution(
-      String workflowId, Optional<ExecutionState> state) {
+      Owner owner, Optional<ExecutionState> state) {
     if (state.isPresent() && isOpen(state.get().status())) {
       return Optional.empty();
     }
-    String reason = describe(workflowId, state) + " before it recorded its end";
+    String reason = describe(owner, state) + " before it recorded its end";
     if (state.isEmpty()) {
       return Optional.of(new ExecutionVerdict(ExecutionStatus.Failed, reason));
     }
@@ -77,9 +125,9 @@ public final class StrandedRecords {
         || status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW;
   }
 
-  private static String describe(String workflowId, Optional<ExecutionState> state) {
+  private static String describe(Owner owner, Optional<ExecutionState> state) {
     if (state.isEmpty()) {
-      return "execution " + workflowId + " is unknown to Temporal (never started, or deleted)";
+      return owner.describe() + " is unknown to Temporal (never started, or deleted)";
     }
     String how =
         switch (state.get().status()) {
@@ -90,6 +138,6 @@ public final class StrandedRecords {
           case WORKFLOW_EXECUTION_STATUS_COMPLETED -> "completed";
           default -> "ended (" + state.get().status() + ")";
         };
-    return "execution " + workflowId + " " + how;
+    return owner.describe() + " " + how;
   }
 }

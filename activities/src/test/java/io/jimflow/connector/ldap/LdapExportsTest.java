@@ -3,8 +3,6 @@ package io.jimflow.connector.ldap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.unboundid.ldap.listener.InMemoryDirectoryServer;
-import com.unboundid.ldap.listener.InMemoryDirectoryServerConfig;
-import com.unboundid.ldap.listener.InMemoryListenerConfig;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import io.jimflow.sync.ExportChange;
 import java.util.ArrayList;
@@ -22,8 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class LdapExportsTest {
 
-  static final String BASE = "dc=example,dc=org";
-  static final String PEOPLE = "ou=people," + BASE;
+  static final String BASE = TestDirectory.BASE;
+  static final String PEOPLE = TestDirectory.PEOPLE;
 
   InMemoryDirectoryServer server;
   LdapDirectory directory;
@@ -31,21 +29,20 @@ class LdapExportsTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig(BASE);
-    config.addAdditionalBindCredentials("cn=jimflow," + BASE, "pw");
-    config.setListenerConfigs(InMemoryListenerConfig.createLDAPConfig("ldap", 0));
-    server = new InMemoryDirectoryServer(config);
-    server.startListening();
-    server.add("dn: " + BASE, "objectClass: domain", "dc: example");
-    server.add("dn: " + PEOPLE, "objectClass: organizationalUnit", "ou: people");
+    server = TestDirectory.start("pw");
     LdapSettings settings =
         LdapSettings.of(
             Map.of(
-                "url", "ldap://127.0.0.1:" + server.getListenPort(),
-                "bindDn", "cn=jimflow," + BASE,
-                "baseDn", PEOPLE,
-                "objectClasses", "inetOrgPerson, organizationalPerson, person, top",
-                "dnTemplate", "cn={cn}," + PEOPLE),
+                "url",
+                TestDirectory.url(server),
+                "bindDn",
+                TestDirectory.BIND_DN,
+                "baseDn",
+                PEOPLE,
+                "objectClasses",
+                "inetOrgPerson, organizationalPerson, person, top",
+                "dnTemplate",
+                "cn={cn}," + PEOPLE),
             name -> null);
     directory = LdapDirectory.connect(settings, "pw");
     exports = new LdapExports(directory, "entryUUID", Set.of("mail"));

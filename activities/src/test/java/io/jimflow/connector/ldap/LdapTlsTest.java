@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.unboundid.ldap.listener.InMemoryDirectoryServer;
-import com.unboundid.ldap.listener.InMemoryDirectoryServerConfig;
 import com.unboundid.ldap.listener.InMemoryListenerConfig;
 import com.unboundid.util.ssl.KeyStoreKeyManager;
 import com.unboundid.util.ssl.SSLUtil;
@@ -26,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class LdapTlsTest {
 
-  static final String BASE = "dc=example,dc=org";
+  static final String BASE = TestDirectory.BASE;
   static final String PIN = "changeit";
 
   @TempDir Path dir;
@@ -64,17 +63,16 @@ class LdapTlsTest {
     SSLUtil serverTls =
         new SSLUtil(
             new KeyStoreKeyManager(keyStore.toFile(), PIN.toCharArray(), "PKCS12", "server"), null);
-    InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig(BASE);
-    config.addAdditionalBindCredentials("cn=jimflow," + BASE, "pw");
     InetAddress loopback = InetAddress.getByName("localhost");
-    config.setListenerConfigs(
-        InMemoryListenerConfig.createLDAPSConfig(
-            "ldaps", loopback, 0, serverTls.createSSLServerSocketFactory(), null),
-        InMemoryListenerConfig.createLDAPConfig(
-            "starttls", loopback, 0, serverTls.createSSLSocketFactory()));
-    server = new InMemoryDirectoryServer(config);
-    server.startListening();
-    server.add("dn: " + BASE, "objectClass: domain", "dc: example");
+    server =
+        TestDirectory.start(
+            "pw",
+            config ->
+                config.setListenerConfigs(
+                    InMemoryListenerConfig.createLDAPSConfig(
+                        "ldaps", loopback, 0, serverTls.createSSLServerSocketFactory(), null),
+                    InMemoryListenerConfig.createLDAPConfig(
+                        "starttls", loopback, 0, serverTls.createSSLSocketFactory())));
   }
 
   @AfterEach
@@ -90,7 +88,7 @@ class LdapTlsTest {
     settings.put(
         "url", (startTls ? "ldap" : "ldaps") + "://localhost:" + server.getListenPort(listener));
     settings.put("startTls", String.valueOf(startTls));
-    settings.put("bindDn", "cn=jimflow," + BASE);
+    settings.put("bindDn", TestDirectory.BIND_DN);
     settings.put("baseDn", BASE);
     if (verifyHostName != null) {
       settings.put("verifyHostName", verifyHostName);
@@ -134,7 +132,7 @@ class LdapTlsTest {
   void verifyHostNameIsOnUnlessSetToFalseAndTakesOnlyTrueOrFalse() {
     Map<String, String> settings = new HashMap<>();
     settings.put("url", "ldaps://directory.example.org");
-    settings.put("bindDn", "cn=jimflow," + BASE);
+    settings.put("bindDn", TestDirectory.BIND_DN);
     settings.put("baseDn", BASE);
     assertThat(LdapSettings.of(settings, name -> null).verifyHostName()).isTrue();
     settings.put("verifyHostName", "no");

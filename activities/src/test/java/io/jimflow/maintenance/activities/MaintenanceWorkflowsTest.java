@@ -228,7 +228,7 @@ class MaintenanceWorkflowsTest {
             new ExecutionState(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, null),
             "clear-terminated",
             new ExecutionState(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED, null));
-    start(activities(id -> Optional.ofNullable(temporal.get(id))));
+    start(activities((id, run) -> Optional.ofNullable(temporal.get(id))));
     data.joinedCso("hr", "1", null);
     data.joinedCso("directory", "1", null);
     // A clear that was terminated before these runs: its hold stayed too.
@@ -284,6 +284,83 @@ class MaintenanceWorkflowsTest {
         stub(ClearConnectedSystemWorkflow.class, "clear-after")
             .run(new SystemMaintenanceInput("hr", false, ADA));
     assertThat(cleared.totals()).containsEntry("csosDeleted", 1L);
+  }
+
+  /**
+   * A connected system's clear terminated mid-way and started again reuses its workflow id: the
+   * sweeper asks Temporal about the record's own run, so it ends the terminated run's record and
+   * leaves the new run's alone (asked by workflow id only, the old record looked running).
+   */
+  @Test
+  void theSweeperEndsARecordOfATerminatedRunThoughALaterRunReusesItsWorkflowId() {
+    start(activities());
+    WorkflowOptions reused =
+        WorkflowOptions.newBuilder()
+            .setTaskQueue("no-worker-polls-this-queue")
+            .setWorkflowId("jimflow-system-hr")
+            .build();
+    WorkflowStub first = client.newUntypedWorkflowStub("ClearConnectedSystem", reused);
+    String firstRun = first.start().getRunId();
+    first.terminate("the operator stopped the clear");
+    WorkflowStub second = client.newUntypedWorkflowStub("ClearConnectedSystem", reused);
+    String secondRun = second.start().getRunId();
+    assertThat(secondRun).isNotEqualTo(firstRun);
+    store.inTransaction(
+        c -> {
+          runs.open(
+              c,
+              "old",
+              MaintenanceKind.ClearConnectedSystem,
+              "hr",
+              ADA,
+              "jimflow-system-hr",
+              firstRun);
+          return runs.open(
+              c,
+              "new",
+              MaintenanceKind.ClearConnectedSystem,
+              "hr",
+              ADA,
+              "jimflow-system-hr",
+              secondRun);
+        });
+
+    MvoDeletionResult cycle =
+        stub(HousekeepingWorkflow.class, "hk").run(new HousekeepingInput(null, null));
+
+    assertThat(cycle.swept()).isEqualTo(new SweepResult(0, 1, 0, 0));
+    MaintenanceRun old = store.inTransaction(c -> runs.find(c, "old")).orElseThrow();
+    assertThat(old.status()).isEqualTo("Cancelled");
+    assertThat(old.message())
+        .isEqualTo(
+            "stranded: execution jimflow-system-hr (run "
+                + firstRun
+                + ") was terminated before the record was ended");
+    assertThat(old.runId()).isEqualTo(firstRun);
+    assertThat(store.inTransaction(c -> runs.find(c, "new")).orElseThrow().status())
+        .isEqualTo("InProgress");
+  }
+
+  /** The records the maintenance workflows open name their run, as the sweeper needs. */
+  @Test
+  void aMaintenanceRunRecordNamesTheRunThatOpenedIt() {
+    start(activities());
+    data.person("1", T.minusSeconds(1));
+
+    WorkflowStub housekeeping =
+        client.newUntypedWorkflowStub(
+            "Housekeeping",
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.MAINTENANCE)
+                .setWorkflowId("hk-named")
+                .build());
+    String runId = housekeeping.start(new HousekeepingInput(null, null)).getRunId();
+    MvoDeletionResult result = housekeeping.getResult(MvoDeletionResult.class);
+
+    MaintenanceRun record =
+        store.inTransaction(c -> runs.find(c, result.runRecordId())).orElseThrow();
+    assertThat(record.workflowId()).isEqualTo("hk-named");
+    assertThat(record.runId()).isEqualTo(runId);
   }
 
   @Test
