@@ -40,20 +40,14 @@ final class InboundSync {
   private final Metaverse metaverse;
   private final ChangeHistory history;
   private final SyncEngine engine;
-  private final Map<String, Set<String>> joinAttributes = new HashMap<>();
+  private final Map<String, Set<String>> joinAttributes;
 
   InboundSync(Repositories repositories, SyncEngine engine) {
     this.connectorSpace = repositories.connectorSpace();
     this.metaverse = repositories.metaverse();
     this.history = repositories.history();
     this.engine = engine;
-    for (InboundRule rule : engine.rules().inbound()) {
-      for (JoinPair pair : rule.join()) {
-        joinAttributes
-            .computeIfAbsent(rule.mvoType(), t -> new HashSet<>())
-            .add(pair.mvoAttribute());
-      }
-    }
+    this.joinAttributes = engine.joinAttributes();
   }
 
   /** What the page's decisions change, collected to be written in few statements. */

@@ -4,11 +4,13 @@ import io.jimflow.sync.InboundDecision.Kind;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The synchronisation's decisions: scoping, projection, join, attribute flow, provisioning,
@@ -29,6 +31,17 @@ public final class SyncEngine {
 
   public SyncRules rules() {
     return rules;
+  }
+
+  /** Per MVO type, the attributes its join rules look MVOs up by. */
+  public Map<String, Set<String>> joinAttributes() {
+    Map<String, Set<String>> attributes = new HashMap<>();
+    for (InboundRule rule : rules.inbound()) {
+      for (JoinPair pair : rule.join()) {
+        attributes.computeIfAbsent(rule.mvoType(), t -> new HashSet<>()).add(pair.mvoAttribute());
+      }
+    }
+    return attributes;
   }
 
   /** The first inbound rule of the CSO's system and type whose scope it matches. */
@@ -275,7 +288,7 @@ public final class SyncEngine {
     return changes;
   }
 
-  private static String value(Map<String, String> attributes, String name) {
+  static String value(Map<String, String> attributes, String name) {
     return normalise(attributes.get(name));
   }
 
