@@ -1,6 +1,8 @@
 package io.jimflow.runrecords;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -32,6 +34,7 @@ public record RunRecordView(
     Instant endedAt) {
 
   public RunRecordView {
-    totals = totals == null ? Map.of() : Map.copyOf(totals);
+    // in the order given (Map.copyOf's order changes from one JVM to the next)
+    totals = totals == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(totals));
   }
 }

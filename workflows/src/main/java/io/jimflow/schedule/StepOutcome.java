@@ -1,6 +1,8 @@
 package io.jimflow.schedule;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -21,6 +23,7 @@ public record StepOutcome(
     Map<String, Long> stats) {
 
   public StepOutcome {
-    stats = stats == null ? Map.of() : Map.copyOf(stats);
+    // in the order given (Map.copyOf's order changes from one JVM to the next)
+    stats = stats == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(stats));
   }
 }

@@ -1,5 +1,7 @@
 package io.jimflow.schedule;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -15,6 +17,7 @@ public record StepRunResult(
     StepStatus status, int attempt, String message, Map<String, Long> stats, String runRecordId) {
 
   public StepRunResult {
-    stats = stats == null ? Map.of() : Map.copyOf(stats);
+    // in the order given (Map.copyOf's order changes from one JVM to the next)
+    stats = stats == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(stats));
   }
 }
