@@ -19,7 +19,9 @@ import io.jimflow.store.Transaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
@@ -189,7 +191,8 @@ final class LdapRuns {
   }
 
   /**
-   * Records a page's outcomes: exported (with the anchor a create was assigned), or the LDAP error.
+   * Records a page's outcomes: exported (with the anchor a create was assigned), or the LDAP error;
+   * the anchors and the Exported marks one statement each, the run items one bulk insert.
    */
   private Checkpoint record(
       Transaction transaction,
@@ -198,6 +201,7 @@ final class LdapRuns {
       RunContext.Page page) {
     page.processed = exports.size();
     List<Long> exported = new ArrayList<>();
+    Map<Long, String> anchors = new LinkedHashMap<>();
     for (int i = 0; i < exports.size(); i++) {
       PendingExportRow export = exports.get(i);
       LdapExports.Result result = results.get(i);
@@ -205,7 +209,7 @@ final class LdapRuns {
       if (result.succeeded()) {
         exported.add(export.id());
         if (result.anchor() != null && !result.anchor().equals(export.anchor())) {
-          transaction.run(c -> connectorSpace.updateAnchor(c, export.csoId(), result.anchor()));
+          anchors.put(export.csoId(), result.anchor());
         }
         page.change(reference, export.csoId(), export.mvoId(), ChangeType.Exported);
       } else {
@@ -218,7 +222,11 @@ final class LdapRuns {
                 result.errorMessage()));
       }
     }
-    transaction.run(c -> pendingExports.markExported(c, exported));
+    transaction.run(
+        c -> {
+          connectorSpace.updateAnchors(c, anchors);
+          pendingExports.markExported(c, exported);
+        });
     return new Checkpoint(Checkpoint.EXPORTED, exports.get(exports.size() - 1).id());
   }
 }
