@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -38,7 +39,8 @@ import java.util.function.Supplier;
  * <p>Exports are applied a page at a time, pipelined ({@link LdapExports#applyAll}). Before a page
  * is sent, a checkpoint records that its exports may reach the directory ({@link
  * Checkpoint#SENDING}, bound: the page's last export); after it, the page's outcomes (exported, or
- * the LDAP error) are committed in one transaction. A retried attempt continues after the last
+ * the LDAP error) are committed in one transaction, batched (run items, anchors, Exported marks),
+ * together with the next page's "sending" checkpoint. A retried attempt continues after the last
  * committed page and sends the exports of the page in flight as {@link
  * LdapExports.Export#sentBefore}: an add that finds its entry found the one the lost attempt
  * created. So no change is applied twice and none is lost.
@@ -158,23 +160,19 @@ final class LdapRuns {
     // Exports up to here may have reached the directory in an attempt that did not record them.
     long sentBefore =
         Checkpoint.SENDING.equals(run.checkpoint.phase()) ? run.checkpoint.bound() : 0;
+    int pageSize = run.profile.pageSize();
     try (LdapDirectory directory = connect(run)) {
       LdapExports exports =
           new LdapExports(directory, type.anchor(), Set.copyOf(type.multiValued()));
-      while (true) {
-        List<PendingExportRow> page =
-            store.inTransaction(
-                c ->
-                    pendingExports.findPendingAfter(
-                        c, system, run.checkpoint.position(), run.profile.pageSize()));
-        if (page.isEmpty()) {
-          return;
-        }
-        long last = page.get(page.size() - 1).id();
-        long position = run.checkpoint.position();
-        run.commitPage(
-            (transaction, items) ->
-                new Checkpoint(Checkpoint.SENDING, position, Math.max(last, sentBefore)));
+      long start = run.checkpoint.position();
+      List<PendingExportRow> first =
+          store.inTransaction(c -> pendingExports.findPendingAfter(c, system, start, pageSize));
+      if (first.isEmpty()) {
+        return;
+      }
+      run.commitPage((transaction, items) -> sending(start, first, sentBefore));
+      List<PendingExportRow> page = first;
+      while (!page.isEmpty()) {
         List<LdapExports.Export> batch = new ArrayList<>();
         for (PendingExportRow export : page) {
           batch.add(
@@ -185,9 +183,32 @@ final class LdapRuns {
                   export.id() <= sentBefore));
         }
         List<LdapExports.Result> results = exports.applyAll(batch);
-        run.commitPage((transaction, items) -> record(transaction, page, results, items));
+        List<PendingExportRow> sent = page;
+        AtomicReference<List<PendingExportRow>> next = new AtomicReference<>();
+        // The page's outcomes and the next page's "sending" checkpoint commit together.
+        run.commitPage(
+            (transaction, items) -> {
+              long position = record(transaction, sent, results, items).position();
+              List<PendingExportRow> following =
+                  transaction.get(
+                      c -> pendingExports.findPendingAfter(c, system, position, pageSize));
+              next.set(following);
+              return following.isEmpty()
+                  ? new Checkpoint(Checkpoint.EXPORTED, position)
+                  : sending(position, following, sentBefore);
+            });
+        page = next.get();
       }
     }
+  }
+
+  /**
+   * The checkpoint before {@code page} is sent: its exports, and those an earlier attempt may have
+   * sent ({@code sentBefore}), may reach the directory; those up to {@code position} are recorded.
+   */
+  private static Checkpoint sending(long position, List<PendingExportRow> page, long sentBefore) {
+    long last = page.get(page.size() - 1).id();
+    return new Checkpoint(Checkpoint.SENDING, position, Math.max(last, sentBefore));
   }
 
   /**
