@@ -20,9 +20,12 @@ import io.jimflow.store.Transaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -35,11 +38,13 @@ import java.util.function.Supplier;
  * from the watermark of the system's newest <em>completed</em> run, so a failed run never moves it.
  *
  * <p>Exports are applied a page at a time, pipelined ({@link LdapExports#applyAll}). Before a page
- * is sent, a checkpoint records that its exports may reach the directory ({@link Phase#SENDING},
- * bound: the page's last export); after it, the page's outcomes (exported, or the LDAP error) are
- * committed in one transaction. A retried attempt continues after the last committed page and sends
- * the exports of the page in flight as {@link LdapExports.Export#sentBefore}: an add that finds its
- * entry found the one the lost attempt created. So no change is applied twice and none is lost.
+ * is sent, a checkpoint records that its exports may reach the directory ({@link
+ * Phase#SENDING}, bound: the page's last export); after it, the page's outcomes (exported, or
+ * the LDAP error) are committed in one transaction, batched (run items, anchors, Exported marks),
+ * together with the next page's "sending" checkpoint. A retried attempt continues after the last
+ * committed page and sends the exports of the page in flight as {@link
+ * LdapExports.Export#sentBefore}: an add that finds its entry found the one the lost attempt
+ * created. So no change is applied twice and none is lost.
  */
 final class LdapRuns {
 
@@ -154,24 +159,21 @@ final class LdapRuns {
     }
     run.total = run.processed + pending;
     // Exports up to here may have reached the directory in an attempt that did not record them.
-    long sentBefore = Phase.SENDING == run.checkpoint.phase() ? run.checkpoint.bound() : 0;
+    long sentBefore =
+        Phase.SENDING == run.checkpoint.phase() ? run.checkpoint.bound() : 0;
+    int pageSize = run.profile.pageSize();
     try (LdapDirectory directory = connect(run)) {
       LdapExports exports =
           new LdapExports(directory, type.anchor(), Set.copyOf(type.multiValued()));
-      while (true) {
-        List<PendingExportRow> page =
-            store.inTransaction(
-                c ->
-                    pendingExports.findPendingAfter(
-                        c, system, run.checkpoint.position(), run.profile.pageSize()));
-        if (page.isEmpty()) {
-          return;
-        }
-        long last = page.get(page.size() - 1).id();
-        long position = run.checkpoint.position();
-        run.commitPage(
-            (transaction, items) ->
-                new Checkpoint(Phase.SENDING, position, Math.max(last, sentBefore)));
+      long start = run.checkpoint.position();
+      List<PendingExportRow> first =
+          store.inTransaction(c -> pendingExports.findPendingAfter(c, system, start, pageSize));
+      if (first.isEmpty()) {
+        return;
+      }
+      run.commitPage((transaction, items) -> sending(start, first, sentBefore));
+      List<PendingExportRow> page = first;
+      while (!page.isEmpty()) {
         List<LdapExports.Export> batch = new ArrayList<>();
         for (PendingExportRow export : page) {
           batch.add(
@@ -182,13 +184,37 @@ final class LdapRuns {
                   export.id() <= sentBefore));
         }
         List<LdapExports.Result> results = exports.applyAll(batch);
-        run.commitPage((transaction, items) -> record(transaction, page, results, items));
+        List<PendingExportRow> sent = page;
+        AtomicReference<List<PendingExportRow>> next = new AtomicReference<>();
+        // The page's outcomes and the next page's "sending" checkpoint commit together.
+        run.commitPage(
+            (transaction, items) -> {
+              long position = record(transaction, sent, results, items).position();
+              List<PendingExportRow> following =
+                  transaction.get(
+                      c -> pendingExports.findPendingAfter(c, system, position, pageSize));
+              next.set(following);
+              return following.isEmpty()
+                  ? new Checkpoint(Phase.EXPORTED, position)
+                  : sending(position, following, sentBefore);
+            });
+        page = next.get();
       }
     }
   }
 
   /**
-   * Records a page's outcomes: exported (with the anchor a create was assigned), or the LDAP error.
+   * The checkpoint before {@code page} is sent: its exports, and those an earlier attempt may have
+   * sent ({@code sentBefore}), may reach the directory; those up to {@code position} are recorded.
+   */
+  private static Checkpoint sending(long position, List<PendingExportRow> page, long sentBefore) {
+    long last = page.get(page.size() - 1).id();
+    return new Checkpoint(Phase.SENDING, position, Math.max(last, sentBefore));
+  }
+
+  /**
+   * Records a page's outcomes: exported (with the anchor a create was assigned), or the LDAP error;
+   * the anchors and the Exported marks one statement each, the run items one bulk insert.
    */
   private Checkpoint record(
       Transaction transaction,
@@ -197,6 +223,7 @@ final class LdapRuns {
       RunContext.Page page) {
     page.processed = exports.size();
     List<Long> exported = new ArrayList<>();
+    Map<Long, String> anchors = new LinkedHashMap<>();
     for (int i = 0; i < exports.size(); i++) {
       PendingExportRow export = exports.get(i);
       LdapExports.Result result = results.get(i);
@@ -204,7 +231,7 @@ final class LdapRuns {
       if (result.succeeded()) {
         exported.add(export.id());
         if (result.anchor() != null && !result.anchor().equals(export.anchor())) {
-          transaction.run(c -> connectorSpace.updateAnchor(c, export.csoId(), result.anchor()));
+          anchors.put(export.csoId(), result.anchor());
         }
         page.change(reference, export.csoId(), export.mvoId(), ChangeType.Exported);
       } else {
@@ -217,7 +244,11 @@ final class LdapRuns {
                 result.errorMessage()));
       }
     }
-    transaction.run(c -> pendingExports.markExported(c, exported));
+    transaction.run(
+        c -> {
+          connectorSpace.updateAnchors(c, anchors);
+          pendingExports.markExported(c, exported);
+        });
     return new Checkpoint(Phase.EXPORTED, exports.get(exports.size() - 1).id());
   }
 }

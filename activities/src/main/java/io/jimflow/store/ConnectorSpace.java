@@ -150,17 +150,29 @@ public final class ConnectorSpace {
   }
 
   /**
-   * Gives a provisioned CSO the anchor its system assigned when the object was created (a
-   * directory's entryUUID), replacing the provisional one.
+   * Gives provisioned CSOs the anchors their system assigned when the objects were created (a
+   * directory's entryUUID), replacing the provisional ones: one statement for all of them.
+   *
+   * @param anchors the new anchor by CSO id
    */
-  public void updateAnchor(Connection connection, long id, String anchor) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement("update cso set anchor = ?, updated_at = ? where id = ?")) {
-      statement.setString(1, anchor);
-      Sql.setInstant(statement, 2, clock.instant());
-      statement.setLong(3, id);
-      statement.executeUpdate();
+  public void updateAnchors(Connection connection, Map<Long, String> anchors) throws SQLException {
+    if (anchors.isEmpty()) {
+      return;
     }
+    List<Long> ids = new ArrayList<>(anchors.keySet());
+    Sql.update(
+        connection,
+        Sql.updateByIdFromArrays(
+            "cso",
+            "cast(? as bigint array), cast(? as varchar array)",
+            "id, anchor",
+            "anchor = v.anchor, updated_at = ?",
+            null),
+        statement -> {
+          Sql.setLongs(statement, 1, ids);
+          Sql.setStrings(statement, 2, ids.stream().map(anchors::get).toList());
+          Sql.setInstant(statement, 3, clock.instant());
+        });
   }
 
   /** Writes new content for changed CSOs and marks them for the next synchronisation. */

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -559,6 +560,59 @@ abstract class StoreContractTest {
     store().inTransaction(c -> connectorSpace.insert(c, List.of(cso)));
     assertThatThrownBy(() -> store().inTransaction(c -> connectorSpace.insert(c, List.of(cso))))
         .isInstanceOf(StoreException.class);
+  }
+
+  @Test
+  void aPageOfCreatedObjectsGetsTheAnchorsTheirDirectoryAssignedAndNoOtherObjectChanges() {
+    List<String> provisional = IntStream.range(0, 600).mapToObj(i -> "provisional-" + i).toList();
+    Map<String, Long> ids =
+        store()
+            .inTransaction(
+                c ->
+                    connectorSpace.insert(
+                        c, provisional.stream().map(StoreContractTest::provisionedUser).toList()));
+    Map<Long, String> assigned = new LinkedHashMap<>();
+    for (int i = 0; i < 500; i++) {
+      assigned.put(ids.get("provisional-" + i), "uuid-" + i);
+    }
+
+    store()
+        .inTransaction(
+            c -> {
+              connectorSpace.updateAnchors(c, assigned);
+              connectorSpace.updateAnchors(c, Map.of());
+              return null;
+            });
+
+    List<String> all = new ArrayList<>(provisional);
+    all.addAll(assigned.values());
+    Map<String, CsoRow> found =
+        store().inTransaction(c -> connectorSpace.findByAnchors(c, "directory", "user", all));
+    assertThat(found).hasSize(600);
+    assertThat(found.get("uuid-0").id()).isEqualTo(ids.get("provisional-0"));
+    assertThat(found.get("uuid-499").id()).isEqualTo(ids.get("provisional-499"));
+    assertThat(found).doesNotContainKeys("provisional-0", "provisional-499");
+    assertThat(found.get("provisional-500").id()).isEqualTo(ids.get("provisional-500"));
+    // An anchor another object of the system holds is refused, and nothing of the page is written.
+    Map<Long, String> clash =
+        new LinkedHashMap<>(
+            Map.of(ids.get("provisional-500"), "uuid-new", ids.get("provisional-501"), "uuid-1"));
+    assertThatThrownBy(
+            () ->
+                store()
+                    .inTransaction(
+                        c -> {
+                          connectorSpace.updateAnchors(c, clash);
+                          return null;
+                        }))
+        .isInstanceOf(StoreException.class);
+    Map<String, CsoRow> afterClash =
+        store()
+            .inTransaction(
+                c ->
+                    connectorSpace.findByAnchors(
+                        c, "directory", "user", List.of("uuid-new", "provisional-500")));
+    assertThat(afterClash).containsOnlyKeys("provisional-500");
   }
 
   @Test

@@ -192,14 +192,6 @@ class ArchitectureTest {
   /** The longest a main source file may be: a longer class does more than one job; split it. */
   private static final int MAX_MAIN_LINES = 400;
 
-  /**
-   * Files over {@link #MAX_MAIN_LINES} whose split is on its way, by path from the project's home.
-   */
-  private static final Set<String> LONG_FILES_BEING_SPLIT =
-      Set.of(
-          // split on branch s-35
-          "activities/src/main/java/io/jimflow/connector/ldap/LdapExports.java");
-
   /** No main class is over 400 lines, in any module. */
   @Test
   void noMainSourceFileIsOver400Lines() throws IOException {
@@ -223,7 +215,6 @@ class ArchitectureTest {
             "worker-app/src/main/java/io/jimflow/worker/dev/EmbeddedStoreServer.java");
     Map<String, Long> tooLong = new TreeMap<>(lines);
     tooLong.values().removeIf(n -> n <= MAX_MAIN_LINES);
-    tooLong.keySet().removeAll(LONG_FILES_BEING_SPLIT);
     assertThat(tooLong).as("main source files over " + MAX_MAIN_LINES + " lines").isEmpty();
   }
 

@@ -1,30 +1,18 @@
 package io.jimflow.connector.ldap;
 
 import com.unboundid.ldap.sdk.AddRequest;
-import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.DeleteRequest;
-import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPResult;
-import com.unboundid.ldap.sdk.Modification;
-import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ModifyDNRequest;
 import com.unboundid.ldap.sdk.ModifyRequest;
-import com.unboundid.ldap.sdk.RDN;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.UpdatableLDAPRequest;
-import com.unboundid.ldap.sdk.controls.PostReadRequestControl;
 import com.unboundid.ldap.sdk.controls.PostReadResponseControl;
 import io.jimflow.sync.ExportChange;
-import io.jimflow.sync.MultiValue;
-import io.jimflow.sync.OutboundRule;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,11 +23,14 @@ import java.util.concurrent.CompletionException;
 /**
  * Applies exports to a directory: creates (object classes, DN from the template), updates (a rename
  * or move when the DN template's inputs change, then replace, add and delete of values), deletes.
+ * {@link ExportPlanner} turns each export into its operations; this class sends them and settles
+ * the answers.
  *
  * <p>A batch of exports is applied pipelined: the entries its updates and deletes need are read by
  * a few searches, then its operations are sent without waiting for each answer (at most {@link
  * #WINDOW} unanswered), a rename's modify after the rename's answer. Two exports of a batch that
- * touch the same DN are never in flight together: the second waits for the first's answers.
+ * touch the same DN are never in flight together: the second waits for the first's answers ({@link
+ * ExportPlan#conflictFreeEnd}).
  *
  * <p>Each operation is computed from the entry as it is now, so sending an export again after a
  * lost connection is harmless: an add that already happened is found and brought to the export's
@@ -54,12 +45,12 @@ public final class LdapExports {
 
   private final LdapDirectory directory;
   private final String anchor;
-  private final Set<String> multiValued;
+  private final ExportPlanner planner;
 
   public LdapExports(LdapDirectory directory, String anchor, Set<String> multiValued) {
     this.directory = directory;
     this.anchor = anchor;
-    this.multiValued = multiValued;
+    this.planner = new ExportPlanner(directory, anchor, multiValued);
   }
 
   /**
@@ -142,252 +133,37 @@ public final class LdapExports {
 
   /** {@link #applyAll} for exports of distinct objects. */
   private List<Result> applyDistinct(List<Export> exports) {
-    Map<String, SearchResultEntry> found = lookUp(exports);
-    List<Plan> plans = new ArrayList<>();
+    Map<String, SearchResultEntry> found = planner.lookUp(exports);
+    List<ExportPlan> plans = new ArrayList<>();
     for (Export export : exports) {
-      plans.add(plan(export, found));
+      plans.add(planner.plan(export, found));
     }
     List<Set<String>> touches = new ArrayList<>();
-    for (Plan plan : plans) {
+    for (ExportPlan plan : plans) {
       touches.add(plan.dns);
     }
     int from = 0;
     while (from < plans.size()) {
-      int to = conflictFreeEnd(touches, from);
+      int to = ExportPlan.conflictFreeEnd(touches, from);
       send(plans.subList(from, to));
       from = to;
     }
     readMissingAnchors(plans);
     List<Result> results = new ArrayList<>();
-    for (Plan plan : plans) {
+    for (ExportPlan plan : plans) {
       results.add(plan.result);
     }
     return results;
   }
 
-  /** One export's operations still to send, and its outcome once settled. */
-  private static final class Plan {
-    final Export export;
-    final Deque<UpdatableLDAPRequest> operations = new ArrayDeque<>();
-    final Set<String> dns = new HashSet<>();
-    String dn;
-    String assignedAnchor;
-    Result result;
-
-    Plan(Export export) {
-      this.export = export;
-    }
-
-    void touches(String dn) {
-      if (dn != null) {
-        dns.add(normalised(dn));
-      }
-    }
-  }
-
-  /** The entries the batch's updates and deletes work on, by anchor. */
-  private Map<String, SearchResultEntry> lookUp(List<Export> exports) {
-    List<String> anchors = new ArrayList<>();
-    Set<String> requested = new LinkedHashSet<>();
-    for (Export export : exports) {
-      if (export.change() != ExportChange.Create
-          && !OutboundRule.isProvisional(export.currentAnchor())) {
-        anchors.add(export.currentAnchor());
-        requested.addAll(List.of(requested(export.attributes())));
-      }
-    }
-    if (anchors.isEmpty()) {
-      return Map.of();
-    }
-    return directory.findByAnchors(anchor, anchors, requested.toArray(String[]::new));
-  }
-
-  private Plan plan(Export export, Map<String, SearchResultEntry> found) {
-    Plan plan = new Plan(export);
-    switch (export.change()) {
-      case Create -> planCreate(plan);
-      case Update -> planUpdate(plan, found.get(export.currentAnchor()));
-      case Delete -> planDelete(plan, found.get(export.currentAnchor()));
-    }
-    return plan;
-  }
-
-  private void planCreate(Plan plan) {
-    Map<String, String> attributes = plan.export.attributes();
-    LdapSettings settings = directory.settings();
-    String dn = settings.dnFor(attributes);
-    if (dn == null) {
-      plan.result =
-          Result.error(
-              null,
-              "MissingDnValue",
-              "the DN template "
-                  + settings.dnTemplate()
-                  + " needs values for "
-                  + settings.dnTemplateAttributes());
-      return;
-    }
-    Entry entry = new Entry(dn);
-    entry.addAttribute("objectClass", settings.objectClasses().toArray(String[]::new));
-    attributes.forEach(
-        (name, value) -> {
-          List<String> values = values(name, value);
-          if (!values.isEmpty()) {
-            entry.addAttribute(name, values.toArray(String[]::new));
-          }
-        });
-    AddRequest add = new AddRequest(entry);
-    // The directory answers with the anchor it assigned: no read of the new entry.
-    add.addControl(new PostReadRequestControl(anchor));
-    plan.dn = dn;
-    plan.touches(dn);
-    plan.operations.add(add);
-  }
-
-  private void planUpdate(Plan plan, SearchResultEntry entry) {
-    String currentAnchor = plan.export.currentAnchor();
-    if (OutboundRule.isProvisional(currentAnchor)) {
-      plan.result =
-          Result.error(
-              null,
-              "NotCreated",
-              "the object was never created in the directory (its create export did not succeed)");
-      return;
-    }
-    if (entry == null) {
-      plan.result =
-          Result.error(
-              null,
-              "LdapNoSuchObject",
-              "LDAP noSuchObject (32): no entry below "
-                  + directory.settings().baseDn()
-                  + " has "
-                  + anchor
-                  + "="
-                  + currentAnchor);
-      return;
-    }
-    planModify(plan, entry);
-  }
-
-  private void planDelete(Plan plan, SearchResultEntry entry) {
-    String currentAnchor = plan.export.currentAnchor();
-    if (OutboundRule.isProvisional(currentAnchor) || entry == null) {
-      plan.result = Result.ok(currentAnchor, null);
-      return;
-    }
-    plan.dn = entry.getDN();
-    plan.assignedAnchor = currentAnchor;
-    plan.touches(plan.dn);
-    plan.operations.add(new DeleteRequest(plan.dn));
-  }
-
-  /**
-   * The operations that bring {@code entry} to the export's values: a rename when the DN template's
-   * values changed, then a modify of what differs; none when nothing does.
-   */
-  private void planModify(Plan plan, SearchResultEntry entry) {
-    Map<String, String> attributes = plan.export.attributes();
-    String dn = entry.getDN();
-    plan.touches(dn);
-    plan.assignedAnchor = entry.getAttributeValue(anchor);
-    LdapSettings settings = directory.settings();
-    if (settings.dnTemplate() != null) {
-      Map<String, String> merged = new HashMap<>();
-      for (String name : settings.dnTemplateAttributes()) {
-        String value = entry.getAttributeValue(name);
-        merged.put(name, value);
-      }
-      attributes.forEach(
-          (name, value) -> {
-            if (settings.dnTemplateAttributes().contains(name) && !value.isEmpty()) {
-              merged.put(name, value);
-            }
-          });
-      String wanted = settings.dnFor(merged);
-      if (wanted != null && !LdapDirectory.sameDn(dn, wanted)) {
-        try {
-          DN newDn = new DN(wanted);
-          DN parent = newDn.getParent();
-          DN oldParent = new DN(dn).getParent();
-          RDN rdn = newDn.getRDN();
-          plan.operations.add(
-              new ModifyDNRequest(
-                  dn,
-                  rdn.toString(),
-                  true,
-                  parent != null && !parent.equals(oldParent) ? parent.toString() : null));
-          dn = wanted;
-          plan.touches(dn);
-        } catch (LDAPException e) {
-          plan.dn = dn;
-          plan.result = Result.ldap(dn, e);
-          return;
-        }
-      }
-    }
-    plan.dn = dn;
-    List<Modification> modifications = modifications(entry, attributes);
-    if (!modifications.isEmpty()) {
-      plan.operations.add(new ModifyRequest(dn, modifications));
-    }
-  }
-
-  private List<Modification> modifications(Entry entry, Map<String, String> attributes) {
-    List<Modification> modifications = new ArrayList<>();
-    attributes.forEach(
-        (name, value) -> {
-          List<String> desired = values(name, value);
-          List<String> current = LdapDirectory.values(entry, name);
-          if (multiValued.contains(name)) {
-            Set<String> add = new LinkedHashSet<>(desired);
-            add.removeAll(current);
-            Set<String> remove = new LinkedHashSet<>(current);
-            remove.removeAll(desired);
-            if (!add.isEmpty()) {
-              modifications.add(
-                  new Modification(ModificationType.ADD, name, add.toArray(String[]::new)));
-            }
-            if (!remove.isEmpty()) {
-              modifications.add(
-                  new Modification(ModificationType.DELETE, name, remove.toArray(String[]::new)));
-            }
-          } else if (!desired.equals(current)) {
-            modifications.add(
-                new Modification(ModificationType.REPLACE, name, desired.toArray(String[]::new)));
-          }
-        });
-    return modifications;
-  }
-
-  /**
-   * Where a batch's exports from {@code from} on must pause, given the DNs each touches: before the
-   * first export that touches a DN an earlier one of the same run touches (the directory may apply
-   * operations in flight together in any order); at least one export further.
-   */
-  static int conflictFreeEnd(List<Set<String>> touches, int from) {
-    Set<String> touched = new HashSet<>();
-    int to = from;
-    while (to < touches.size()) {
-      for (String dn : touches.get(to)) {
-        if (touched.contains(dn)) {
-          return Math.max(to, from + 1);
-        }
-      }
-      touched.addAll(touches.get(to));
-      to++;
-    }
-    return to;
-  }
-
   /** Sends each plan's operations in order, pipelined across plans, and settles every answer. */
-  private void send(List<Plan> plans) {
+  private void send(List<ExportPlan> plans) {
     LdapDirectory.Pipeline pipeline = directory.pipeline(WINDOW);
     while (true) {
-      List<Plan> sending = new ArrayList<>();
+      List<ExportPlan> sending = new ArrayList<>();
       List<UpdatableLDAPRequest> requests = new ArrayList<>();
       List<CompletableFuture<LDAPResult>> answers = new ArrayList<>();
-      for (Plan plan : plans) {
+      for (ExportPlan plan : plans) {
         if (plan.result == null && !plan.operations.isEmpty()) {
           UpdatableLDAPRequest request = plan.operations.poll();
           sending.add(plan);
@@ -403,7 +179,7 @@ public final class LdapExports {
         settle(sending.get(i), requests.get(i), answer(answers.get(i)));
       }
     }
-    for (Plan plan : plans) {
+    for (ExportPlan plan : plans) {
       if (plan.result == null) {
         plan.result = Result.ok(plan.assignedAnchor, plan.dn);
       }
@@ -426,7 +202,7 @@ public final class LdapExports {
    * export's outcome: success (the next operation, or done), the add of an entry that exists
    * already, a delete of an entry that is gone (done), or that export's LDAP error.
    */
-  private void settle(Plan plan, UpdatableLDAPRequest request, LDAPResult answer) {
+  private void settle(ExportPlan plan, UpdatableLDAPRequest request, LDAPResult answer) {
     ResultCode code = answer.getResultCode();
     if (code == ResultCode.SUCCESS) {
       if (request instanceof AddRequest) {
@@ -463,17 +239,18 @@ public final class LdapExports {
    * is left as it is (neither overwritten nor adopted, its anchor not taken) and the export stays
    * pending until the operator moves or removes the entry.
    */
-  private void alreadyExists(Plan plan, LDAPResult answer) {
+  private void alreadyExists(ExportPlan plan, LDAPResult answer) {
     if (!plan.export.sentBefore()) {
       plan.result = Result.error(plan.dn, NOT_MANAGED, notManaged(plan.dn));
       return;
     }
-    SearchResultEntry existing = directory.read(plan.dn, requested(plan.export.attributes()));
+    SearchResultEntry existing =
+        directory.read(plan.dn, planner.requested(plan.export.attributes()));
     if (existing == null) {
       plan.result = Result.ldap(plan.dn, answer.getResultCode(), answer.getDiagnosticMessage());
       return;
     }
-    planModify(plan, existing);
+    planner.planModify(plan, existing);
   }
 
   /** The error type of an add that finds an entry jimflow did not provision. */
@@ -494,8 +271,8 @@ public final class LdapExports {
   }
 
   /** Created entries whose directory did not answer with their anchor: read it. */
-  private void readMissingAnchors(List<Plan> plans) {
-    for (Plan plan : plans) {
+  private void readMissingAnchors(List<ExportPlan> plans) {
+    for (ExportPlan plan : plans) {
       if (plan.result.succeeded()
           && plan.result.anchor() == null
           && plan.export.change() == ExportChange.Create) {
@@ -504,28 +281,6 @@ public final class LdapExports {
             Result.ok(created == null ? null : created.getAttributeValue(anchor), plan.dn);
       }
     }
-  }
-
-  private static String normalised(String dn) {
-    try {
-      return new DN(dn).toNormalizedString();
-    } catch (LDAPException e) {
-      return dn.toLowerCase(Locale.ROOT);
-    }
-  }
-
-  private List<String> values(String name, String value) {
-    if (value == null || value.isEmpty()) {
-      return List.of();
-    }
-    return multiValued.contains(name) ? MultiValue.split(value) : List.of(value);
-  }
-
-  private String[] requested(Map<String, String> attributes) {
-    Set<String> names = new LinkedHashSet<>(attributes.keySet());
-    names.addAll(directory.settings().dnTemplateAttributes());
-    names.add(anchor);
-    return names.toArray(String[]::new);
   }
 
   private static String capitalised(String name) {

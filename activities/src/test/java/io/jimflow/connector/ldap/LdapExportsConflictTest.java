@@ -35,6 +35,6 @@ class LdapExportsConflictTest {
     for (String export : batch.split("/")) {
       touches.add(Set.of(export.split("\\+")));
     }
-    assertThat(LdapExports.conflictFreeEnd(touches, from)).isEqualTo(end);
+    assertThat(ExportPlan.conflictFreeEnd(touches, from)).isEqualTo(end);
   }
 }
