@@ -76,6 +76,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -235,27 +236,34 @@ class HostileClientIT {
     Path numbers = roots.resolve("numbers.txt");
     Files.writeString(numbers, "1\n2\n3\n");
     Path target = outside.resolve("step.sh");
-    String guid = UUID.randomUUID().toString();
 
-    new WorkItemClient(keyed)
-        .schedule(
-            WorkItemSpec.of(
-                    guid,
-                    "line-count",
-                    "{\"path\":\"" + numbers + "\",\"resultPath\":\"" + target + "\"}",
-                    Instant.now())
-                .withRestarts(0, Duration.ofSeconds(1)));
-    WorkItemView end =
-        keyed.newUntypedWorkflowStub(guid).getResult(60, TimeUnit.SECONDS, WorkItemView.class);
+    lineCountEndsInError(numbers, target, spec -> spec, "resultPath '" + target + "' is outside");
 
-    assertThat(end.state()).isEqualTo(WorkItemState.Error);
-    assertThat(end.log())
-        .anyMatch(
-            t ->
-                t.to() == WorkItemState.Error
-                    && t.note() != null
-                    && t.note().contains("resultPath '" + target + "' is outside"));
     assertThat(target).doesNotExist();
+  }
+
+  /**
+   * A work item asking to run for a week on a worker whose maximum is a day ends in Error unrun.
+   */
+  @Test
+  void aWorkItemAskingToRunLongerThanTheWorkerAllowsEndsInErrorWithoutRunning() throws Exception {
+    Path numbers = roots.resolve("week.txt");
+    Files.writeString(numbers, "1\n2\n3\n");
+    Path result = roots.resolve("week-" + UUID.randomUUID() + ".jsonl");
+
+    lineCountEndsInError(
+        numbers,
+        result,
+        spec -> spec.withRunTimes(Duration.ofMinutes(1), Duration.ofDays(7), Duration.ofMinutes(1)),
+        "maxRunTime + gracePeriod 7d1m is above this worker's maximum run time 1d");
+
+    // WorkItemFinished(Error) reports the state the item was given: not a line was read.
+    assertThat(Files.readAllLines(result))
+        .singleElement()
+        .satisfies(
+            line ->
+                assertThat(line)
+                    .contains("\"finalState\":\"Error\"", "\"lines\":0", "\"bytes\":0"));
   }
 
   /** Example data generation into a file outside the data directory fails and writes nothing. */
@@ -440,6 +448,31 @@ class HostileClientIT {
   }
 
   // --- helpers
+
+  /**
+   * Schedules a line-count item (no restarts) as {@code change} makes it, and asserts it ends in
+   * Error with a note containing {@code why}.
+   */
+  private static void lineCountEndsInError(
+      Path numbers, Path resultPath, UnaryOperator<WorkItemSpec> change, String why)
+      throws Exception {
+    String guid = UUID.randomUUID().toString();
+    new WorkItemClient(keyed)
+        .schedule(
+            change.apply(
+                WorkItemSpec.of(
+                        guid,
+                        "line-count",
+                        "{\"path\":\"" + numbers + "\",\"resultPath\":\"" + resultPath + "\"}",
+                        Instant.now())
+                    .withRestarts(0, Duration.ofSeconds(1))));
+    WorkItemView end =
+        keyed.newUntypedWorkflowStub(guid).getResult(60, TimeUnit.SECONDS, WorkItemView.class);
+
+    assertThat(end.state()).isEqualTo(WorkItemState.Error);
+    assertThat(end.log())
+        .anyMatch(t -> t.to() == WorkItemState.Error && t.note() != null && t.note().contains(why));
+  }
 
   private record Response(int status, String text) {}
 

@@ -86,6 +86,11 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
               + ")",
           false);
     }
+    Optional<String> tooLong = timings.refusal(activity.getInfo().getStartToCloseTimeout());
+    if (tooLong.isPresent()) {
+      log.warn("work item {} ({}) refused: {}", grant.guid(), grant.kind(), tooLong.get());
+      return new RunResult(true, grant.stateJson(), false, null, tooLong.get(), false);
+    }
     RunningWorkItem item = new RunningWorkItem(activity, input, grant, control);
     ScheduledExecutorService watcher =
         Executors.newSingleThreadScheduledExecutor(

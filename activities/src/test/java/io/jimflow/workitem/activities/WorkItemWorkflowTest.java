@@ -299,6 +299,26 @@ class WorkItemWorkflowTest {
   }
 
   @Test
+  void anItemAskingToRunLongerThanTheWorkerAllowsEndsInErrorWithoutRunning() {
+    h.schedule(
+        h.spec("long", state("complete"), h.now())
+            .withRunTimes(Duration.ofMinutes(1), Duration.ofDays(7), Duration.ofMinutes(1))
+            .withRestarts(0, Duration.ofSeconds(5)));
+    WorkItemView end = h.result("long");
+
+    assertThat(end.state()).isEqualTo(Error);
+    assertThat(end.log())
+        .anyMatch(
+            t ->
+                t.to() == Error
+                    && t.note()
+                        .contains(
+                            "maxRunTime + gracePeriod 7d1m is above this worker's maximum run"
+                                + " time 1d (jimflow.work-items.max-run-time): not run"));
+    assertThat(h.handler.runsOf("long")).isEmpty();
+  }
+
+  @Test
   void anErrorStaysFinalOnceTheRestartsAreUsedUp() {
     h.schedule(h.spec("ef", state("fail"), h.now()).withRestarts(1, Duration.ofSeconds(5)));
     WorkItemView end = h.result("ef");

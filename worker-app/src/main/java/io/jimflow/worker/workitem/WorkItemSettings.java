@@ -15,10 +15,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     gives its slot back without it and reports the worker unhealthy (default 10 s)
  * @param finishedLimit WorkItemFinished's limit (default and most 1 minute, its StartToClose
  *     timeout); past it the call is interrupted and its writes refused
+ * @param maxRunTime the longest run ({@code maxRunTime + gracePeriod} of an item's spec) this
+ *     worker takes on (default 24 h); whoever schedules an item sets its spec, a longer run ends in
+ *     Error unrun
  */
 @ConfigurationProperties("jimflow.work-items")
 public record WorkItemSettings(
-    Integer slots, Duration watchInterval, Duration stopWait, Duration finishedLimit) {
+    Integer slots,
+    Duration watchInterval,
+    Duration stopWait,
+    Duration finishedLimit,
+    Duration maxRunTime) {
 
   /** Execution slots per worker process when {@code jimflow.work-items.slots} is not set. */
   public static final int DEFAULT_SLOTS = 4;
@@ -29,14 +36,16 @@ public record WorkItemSettings(
       throw new IllegalArgumentException(
           "jimflow.work-items.slots must be at least 1, got " + slots);
     }
-    WorkItemTimings timings = new WorkItemTimings(watchInterval, stopWait, finishedLimit);
+    WorkItemTimings timings =
+        new WorkItemTimings(watchInterval, stopWait, finishedLimit, maxRunTime);
     watchInterval = timings.watchInterval();
     stopWait = timings.stopWait();
     finishedLimit = timings.finishedLimit();
+    maxRunTime = timings.maxRunTime();
   }
 
   /** The timings of the items this worker runs (defaults and limits applied). */
   public WorkItemTimings timings() {
-    return new WorkItemTimings(watchInterval, stopWait, finishedLimit);
+    return new WorkItemTimings(watchInterval, stopWait, finishedLimit, maxRunTime);
   }
 }
