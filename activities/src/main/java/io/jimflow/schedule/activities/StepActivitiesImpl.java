@@ -16,6 +16,7 @@ import io.jimflow.schedule.StepRunRequest;
 import io.jimflow.schedule.StepRunResult;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
+import io.jimflow.schedule.steps.DeadlineStepProgress;
 import io.jimflow.schedule.steps.ExecutableRunner;
 import io.jimflow.schedule.steps.HeartbeatStepProgress;
 import io.jimflow.schedule.steps.RunProfileExecutor;
@@ -247,7 +248,10 @@ public class StepActivitiesImpl implements StepActivities {
           StepFailures.CONFIGURATION_ERROR);
     }
     if (step.runProfile() != null) {
-      RunProfileOutcome outcome = runProfiles.execute(runProfileRun(request, attempt), progress);
+      RunProfileOutcome outcome =
+          runProfiles.execute(
+              runProfileRun(request, attempt),
+              new DeadlineStepProgress(progress, step.name(), bounds.timeout()));
       return new StepRunResult(
           outcome.status(), attempt, outcome.message(), outcome.stats(), outcome.runRecordId());
     }

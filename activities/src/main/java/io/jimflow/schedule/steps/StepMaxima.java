@@ -10,11 +10,12 @@ import java.util.List;
 
 /**
  * The most a step may ask of this worker, whatever its definition (a schedule, {@code jimflow
- * start}, or a forged workflow input) says: how long one attempt of an Executable or SqlScript step
- * runs, how many attempts any step gets, and the operating-system limits of a program. A step
- * asking for more is clamped to these, and the step's message says so.
+ * start}, or a forged workflow input) says: how long one attempt of any step runs (a RunProfile
+ * step's connectors check it between pages, see {@link DeadlineStepProgress}), how many attempts
+ * any step gets, and the operating-system limits of a program. A step asking for more is clamped to
+ * these, and the step's message says so.
  *
- * @param timeout the longest one attempt of an Executable or SqlScript step runs (24 h by default)
+ * @param timeout the longest one attempt of any step runs (24 h by default)
  * @param attempts how many attempts any step gets at most (10 by default)
  * @param cpuSeconds the most CPU time a program may be given; null for no maximum
  * @param memoryMegabytes the most address space a program may be given; null for no maximum
@@ -65,9 +66,7 @@ public record StepMaxima(
               + " times";
     }
     Bounded<Duration> time = Bounded.atMost("timeout", attemptTimeout, timeout);
-    if (step.runProfile() == null) {
-      note(notes, time);
-    }
+    note(notes, time);
     ExecutableStep executable = step.executable();
     if (executable != null) {
       Limits asked = executable.limits();

@@ -39,8 +39,15 @@ class StepMaximaTest {
     assertThat(bounds.refusal()).isNull();
   }
 
-  @Test
-  void aRunProfileStepsTimeoutIsLeftToTheServerAndNotNoted() {
+  @ParameterizedTest(name = "run profile attempt timeout {0} -> {1} ({2})")
+  @CsvSource(
+      nullValues = "null",
+      value = {
+        "PT1H, PT1H, null",
+        "PT6H, PT6H, null",
+        "P7D,  PT6H, timeout 7d clamped to the worker's maximum 6h"
+      })
+  void aRunProfileStepRunsAtMostTheWorkersTimeoutToo(Duration asked, Duration runs, String note) {
     StepDefinition step =
         new StepDefinition(
             0,
@@ -54,9 +61,10 @@ class StepMaximaTest {
             null,
             null);
 
-    StepMaxima.Bounds bounds = SIX_HOURS_THREE_ATTEMPTS.bound(step, Duration.ofDays(7), 1);
+    StepMaxima.Bounds bounds = SIX_HOURS_THREE_ATTEMPTS.bound(step, asked, 1);
 
-    assertThat(bounds.notes()).isEmpty();
+    assertThat(bounds.timeout()).isEqualTo(runs);
+    assertThat(bounds.notes()).isEqualTo(note == null ? List.of() : List.of(note));
     assertThat(bounds.executable()).isNull();
   }
 
