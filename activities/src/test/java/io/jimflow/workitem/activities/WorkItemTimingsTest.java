@@ -30,6 +30,41 @@ class WorkItemTimingsTest {
     assertThat(timings.refusal(runBound).orElse(null)).isEqualTo(why);
   }
 
+  @ParameterizedTest(name = "maxRestarts {0}, retryDelay {1} on a worker allowing 5 and 1h -> {2}")
+  @CsvSource(
+      nullValues = "null",
+      value = {
+        "3,          PT10S,   null",
+        "5,          PT1H,    null",
+        "-1,         null,    null",
+        "6,          PT10S,   maxRestarts 6 is above this worker's maximum 5"
+            + " (jimflow.work-items.max-restarts): not run",
+        "2147483647, PT10S,   maxRestarts 2147483647 is above this worker's maximum 5"
+            + " (jimflow.work-items.max-restarts): not run",
+        "0,          PT1H0.001S, retryDelay 1h1ms is above this worker's maximum 1h"
+            + " (jimflow.work-items.max-retry-delay): not run",
+        "0,          P3650D,  retryDelay 3650d is above this worker's maximum 1h"
+            + " (jimflow.work-items.max-retry-delay): not run"
+      })
+  void moreRestartsOrALongerRetryDelayThanTheWorkersMaximaAreRefused(
+      int restarts, Duration retryDelay, String why) {
+    WorkItemTimings timings = new WorkItemTimings(null, null, null, null, 5, Duration.ofHours(1));
+
+    assertThat(timings.refusal(Duration.ofMinutes(2), restarts, retryDelay).orElse(null))
+        .isEqualTo(why);
+  }
+
+  @Test
+  void theRestartAndRetryDelayMaximaHaveDefaultsAndMustMakeSense() {
+    WorkItemTimings defaults = new WorkItemTimings(null, null, null);
+    assertThat(defaults.maxRestarts()).isEqualTo(100);
+    assertThat(defaults.maxRetryDelay()).isEqualTo(Duration.ofHours(24));
+    assertThatThrownBy(() -> new WorkItemTimings(null, null, null, null, -1, null))
+        .hasMessageContaining("jimflow.work-items.max-restarts must be 0 or more, got -1");
+    assertThatThrownBy(() -> new WorkItemTimings(null, null, null, null, null, Duration.ZERO))
+        .hasMessageContaining("jimflow.work-items.max-retry-delay must be positive");
+  }
+
   @Test
   void theMaximumRunTimeIsADayUnlessSetAndMustBePositive() {
     assertThat(new WorkItemTimings(null, null, null).maxRunTime()).isEqualTo(Duration.ofHours(24));
