@@ -32,6 +32,9 @@ import io.jimflow.schedule.ExecutionProgress;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
+import io.jimflow.schedule.ScheduleExecutionInput;
+import io.jimflow.schedule.ScheduleExecutionInput.ExecutionSettings;
+import io.jimflow.schedule.ScheduleExecutionInput.TriggerKind;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
 import io.jimflow.schedule.StepDefinition;
 import io.jimflow.schedule.StepDefinition.ExecutableStep;
@@ -77,6 +80,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -120,7 +124,7 @@ class HostileClientIT {
     outside = Files.createDirectories(dir.resolve("outside"));
     Path steps = Files.createDirectories(dir.resolve("steps"));
     script(steps, "report.sh", "echo \"cpu limit $(ulimit -t)\"");
-    script(steps, "hang.sh", "echo started\nsleep 60");
+    script(steps, "hang.sh", "echo started\nsleep 600");
     script(steps, "fail.sh", "echo \"attempt $JIMFLOW_ATTEMPT fails\" >&2\nexit 3");
     store = E2eEnvironment.newStore();
     Map<String, String> settings = new java.util.HashMap<>(store.environment());
@@ -132,9 +136,12 @@ class HostileClientIT {
             Map.entry("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", home.toString()),
             Map.entry("JIMFLOW_WORK_ITEMS_DEMO_KINDS", "true"),
             Map.entry("JIMFLOW_WORK_ITEMS_ROOTS", roots.toString()),
-            Map.entry("JIMFLOW_STEPS_MAXIMA_TIMEOUT", "5s"),
+            // Long enough for the forged release's import of 30,000 people (a RunProfile step is
+            // held to it too), short enough for a hung program's step.
+            Map.entry("JIMFLOW_STEPS_MAXIMA_TIMEOUT", "30s"),
             Map.entry("JIMFLOW_STEPS_MAXIMA_ATTEMPTS", "2"),
             Map.entry("JIMFLOW_STEPS_MAXIMA_CPU_SECONDS", "30"),
+            Map.entry("JIMFLOW_STEPS_MAXIMA_PARALLEL_STEPS", "2"),
             Map.entry(
                 "SPRING_APPLICATION_JSON",
                 "{\"jimflow\":{\"steps\":{\"executables\":{\"root\":\""
@@ -281,22 +288,15 @@ class HostileClientIT {
 
   /**
    * A forged execution asking for a week per attempt, no CPU limit above the worker's and a
-   * thousand attempts runs each attempt at most the worker's 5 s with its CPU maximum, and at most
+   * thousand attempts runs each attempt at most the worker's 30 s with its CPU maximum, and at most
    * its 2 attempts; each step's message says what was clamped.
    */
   @Test
   void aForgedExecutionsTimeoutsLimitsAndAttemptsAreClampedVisibly() throws Exception {
     Duration week = Duration.ofDays(7);
     ScheduleDefinition greedy =
-        new ScheduleDefinition(
+        carryingOn(
             "greedy",
-            "greedy",
-            null,
-            true,
-            null,
-            ScheduleDefinition.FailurePolicy.CONTINUE,
-            null,
-            null,
             List.of(
                 executable("limits", "report.sh", week, 1, new Limits(100_000L, null, null)),
                 executable("hangs", "hang.sh", week, 1, null),
@@ -310,17 +310,60 @@ class HostileClientIT {
     assertThat(limits.status()).isEqualTo(StepStatus.Complete);
     assertThat(limits.message())
         .startsWith("cpu limit 30")
-        .contains("timeout 7d clamped to the worker's maximum 5s")
+        .contains("timeout 7d clamped to the worker's maximum 30s")
         .contains("cpuSeconds 100000 clamped to the worker's maximum 30");
     StepOutcome hangs = progress.steps().get(1);
     assertThat(hangs.status()).isEqualTo(StepStatus.FailedWithError);
     assertThat(hangs.message())
-        .contains("ran longer than PT5S and was killed")
-        .contains("timeout 7d clamped to the worker's maximum 5s");
+        .contains("ran longer than PT30S and was killed")
+        .contains("timeout 7d clamped to the worker's maximum 30s");
     StepOutcome retries = progress.steps().get(2);
     assertThat(retries.status()).isEqualTo(StepStatus.FailedWithError);
     assertThat(retries.message())
         .contains("Step 'retries' refused attempt 3: this worker runs a step at most 2 times");
+  }
+
+  /**
+   * A forged execution asking for a million steps at once runs at most the worker's 2 of its group
+   * at once (as the execution's own step times show), and completes.
+   */
+  @Test
+  void aForgedExecutionRunsAtMostTheWorkersParallelStepsAtOnce() {
+    List<StepDefinition> wide =
+        IntStream.range(0, 6)
+            .mapToObj(i -> executable("wide-" + i, "report.sh", Duration.ofSeconds(20), 1, null))
+            .toList();
+    ScheduleDefinition definition = carryingOn("wide", wide);
+    String id = "wide/" + UUID.randomUUID();
+
+    ScheduleExecutionWorkflow execution = ManualExecutions.newExecution(keyed, id);
+    WorkflowClient.start(
+        execution::run,
+        new ScheduleExecutionInput(
+            definition, TESTER, TriggerKind.Manual, new ExecutionSettings(1_000_000)));
+    ExecutionProgress progress = await(id);
+
+    assertThat(progress.steps()).hasSize(6).allMatch(s -> s.status() == StepStatus.Complete);
+    assertThat(mostAtOnce(progress.steps())).isEqualTo(2);
+  }
+
+  /** A work item asking for more restarts, or a longer retry delay, than the worker allows. */
+  @Test
+  void aWorkItemAskingForMoreRestartsOrALongerRetryDelayEndsInErrorWithoutRunning()
+      throws Exception {
+    Path numbers = roots.resolve("restarts.txt");
+    Files.writeString(numbers, "1\n2\n");
+
+    lineCountEndsInError(
+        numbers,
+        roots.resolve("restarts-" + UUID.randomUUID() + ".jsonl"),
+        spec -> spec.withRestarts(1_000_000, Duration.ofMillis(1)),
+        "maxRestarts 1000000 is above this worker's maximum 100");
+    lineCountEndsInError(
+        numbers,
+        roots.resolve("delay-" + UUID.randomUUID() + ".jsonl"),
+        spec -> spec.withRestarts(1, Duration.ofDays(3650)),
+        "retryDelay 3650d is above this worker's maximum 1d");
   }
 
   /**
@@ -516,6 +559,27 @@ class HostileClientIT {
         Duration.ofSeconds(30),
         null,
         null);
+  }
+
+  /** A schedule {@code id} of {@code steps} that goes on past a failed step. */
+  private static ScheduleDefinition carryingOn(String id, List<StepDefinition> steps) {
+    return new ScheduleDefinition(
+        id, id, null, true, null, ScheduleDefinition.FailurePolicy.CONTINUE, null, null, steps);
+  }
+
+  /** The most steps whose [start, end) spans overlap at one time. */
+  private static int mostAtOnce(List<StepOutcome> steps) {
+    int most = 0;
+    for (StepOutcome step : steps) {
+      Instant t = step.startedAt();
+      int atOnce =
+          (int)
+              steps.stream()
+                  .filter(s -> !s.startedAt().isAfter(t) && s.endedAt().isAfter(t))
+                  .count();
+      most = Math.max(most, atOnce);
+    }
+    return most;
   }
 
   private static ExecutionProgress await(String id) {
