@@ -2,15 +2,21 @@ package io.jimflow.worker;
 
 import io.jimflow.common.JimflowDataConverter;
 import io.jimflow.registration.WorkerRegistration;
+import io.jimflow.schedule.ParallelSteps;
+import io.jimflow.schedule.ScheduleExecutionWorkflow;
+import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.worker.workitem.WorkItemSettings;
 import io.temporal.spring.boot.autoconfigure.template.NamespaceTemplate;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -34,15 +40,26 @@ public class TemporalWorkersConfiguration {
   WorkerFactory temporalWorkerFactory(
       @Qualifier("temporalRootNamespaceTemplate") NamespaceTemplate namespace,
       ListableBeanFactory beans,
-      WorkItemSettings workItems) {
+      WorkItemSettings workItems,
+      @Value("${jimflow.steps.maxima.parallel-steps:" + ParallelSteps.DEFAULT_MAXIMUM + "}")
+          int maxParallelSteps) {
+    // A maximum below 1 stops the worker's start here, before any execution runs.
+    new ParallelSteps(maxParallelSteps);
     WorkerFactory factory = namespace.getWorkersTemplate().getWorkerFactory();
     for (WorkerRegistration registration : WorkerRegistration.values()) {
       Worker worker =
           factory.newWorker(registration.taskQueue(), options(registration, workItems).build());
-      if (!registration.workflows().isEmpty()) {
+      List<Class<?>> types = new ArrayList<>(registration.workflows());
+      if (types.remove(ScheduleExecutionWorkflowImpl.class)) {
+        // The worker's maximum reaches its executions as a registration constant.
+        worker.registerWorkflowImplementationFactory(
+            ScheduleExecutionWorkflow.class,
+            () -> new ScheduleExecutionWorkflowImpl(maxParallelSteps),
+            JimflowDataConverter.WORKFLOW_OPTIONS);
+      }
+      if (!types.isEmpty()) {
         worker.registerWorkflowImplementationTypes(
-            JimflowDataConverter.WORKFLOW_OPTIONS,
-            registration.workflows().toArray(Class<?>[]::new));
+            JimflowDataConverter.WORKFLOW_OPTIONS, types.toArray(Class<?>[]::new));
       }
       for (Class<?> activities : registration.activities()) {
         worker.registerActivitiesImplementations(beans.getBean(activities));

@@ -14,7 +14,6 @@ import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.ScheduleDefinition;
 import io.jimflow.schedule.ScheduleExecutionWorkflow;
-import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowStub;
@@ -82,13 +81,13 @@ class SystemClearRestartIT {
         ManualExecutions.start(client, importId, definition, ManualExecutions.TESTER);
     ResourceLockWorkflow lock =
         client.newWorkflowStub(ResourceLockWorkflow.class, Resources.lockWorkflowId(HR));
-    ResourceClaim importClaim = awaitHolder(lock, importId);
+    ResourceClaim importClaim = LockWatch.awaitHolder(lock, importId);
 
     // A plain client sends the holder's own claim id while the import runs.
     client
         .newUntypedWorkflowStub(Resources.lockWorkflowId(HR))
         .signal(ResourceLockWorkflow.RELEASE, new ResourceRelease(importClaim.claimId()));
-    awaitStillClaimsAnswered(client);
+    LockWatch.awaitStillClaimsAnswered(client, Resources.lockWorkflowId(HR));
 
     assertThat(WorkflowStub.fromTyped(importing).describe().getStatus())
         .as("the import still runs, so the check was made while it held the system")
@@ -106,7 +105,7 @@ class SystemClearRestartIT {
     assertThat(first.exit()).as(first.toString()).isZero();
     // "Started <workflow id>."
     String clearId = first.out().strip().replaceFirst("^Started ", "").replaceFirst("\\.$", "");
-    ResourceClaim held = awaitHolder(lock, clearId);
+    ResourceClaim held = LockWatch.awaitHolder(lock, clearId);
     WorkflowStub firstRun = client.newUntypedWorkflowStub(clearId);
     firstRun.terminate("test: terminated mid-way");
     var terminated = firstRun.describe();
@@ -131,52 +130,6 @@ class SystemClearRestartIT {
       holder = lock.state().holder();
     }
     assertThat(holder).as("the lock is free once the second clear has completed").isNull();
-  }
-
-  private static ResourceClaim awaitHolder(ResourceLockWorkflow lock, String holderId)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        ResourceClaim holder = lock.state().holder();
-        if (holder != null && holder.holderId().equals(holderId)) {
-          return holder;
-        }
-      } catch (RuntimeException notYet) {
-        // the lock has not started yet
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError(holderId + " never held the lock");
-  }
-
-  /** Waits until the lock has asked a claimant's run whether it still claims (StillClaims). */
-  private static void awaitStillClaimsAnswered(WorkflowClient client) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-    while (System.nanoTime() < deadline) {
-      var events = client.fetchHistory(Resources.lockWorkflowId(HR)).getEvents();
-      boolean answered =
-          events.stream()
-              .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED)
-              .anyMatch(
-                  done ->
-                      events.stream()
-                          .anyMatch(
-                              scheduled ->
-                                  scheduled.getEventId()
-                                          == done.getActivityTaskCompletedEventAttributes()
-                                              .getScheduledEventId()
-                                      && scheduled
-                                          .getActivityTaskScheduledEventAttributes()
-                                          .getActivityType()
-                                          .getName()
-                                          .equals("StillClaims")));
-      if (answered) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("the lock never asked whether the holder still claims it");
   }
 
   private static Cli cli(E2eEnvironment env, String namespace, String... args) {

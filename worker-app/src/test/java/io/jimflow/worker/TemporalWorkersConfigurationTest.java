@@ -59,7 +59,7 @@ class TemporalWorkersConfigurationTest {
 
   @Test
   void theWorkItemSlotsBoundOnlyTheRunQueuesActivities() {
-    WorkItemSettings sevenSlots = new WorkItemSettings(7, null, null, null);
+    WorkItemSettings sevenSlots = new WorkItemSettings(7, null, null, null, null, null, null);
     int sdkDefault = WorkerOptions.newBuilder().build().getMaxConcurrentActivityExecutionSize();
 
     assertThat(
@@ -72,7 +72,7 @@ class TemporalWorkersConfigurationTest {
                 .build()
                 .getMaxConcurrentActivityExecutionSize())
         .isEqualTo(sdkDefault);
-    assertThat(new WorkItemSettings(null, null, null, null).slots())
+    assertThat(new WorkItemSettings(null, null, null, null, null, null, null).slots())
         .isEqualTo(WorkItemSettings.DEFAULT_SLOTS);
   }
 
@@ -81,7 +81,7 @@ class TemporalWorkersConfigurationTest {
     for (WorkerRegistration registration : WorkerRegistration.values()) {
       assertThat(
               TemporalWorkersConfiguration.options(
-                      registration, new WorkItemSettings(null, null, null, null))
+                      registration, new WorkItemSettings(null, null, null, null, null, null, null))
                   .build()
                   .getMaxHeartbeatThrottleInterval())
           .as(registration.name())

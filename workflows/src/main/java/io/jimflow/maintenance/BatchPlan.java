@@ -1,5 +1,7 @@
 package io.jimflow.maintenance;
 
+import io.jimflow.schedule.Bounded;
+
 /**
  * How deletions are cut into short transactions: at most {@code batchSize} rows each, until a batch
  * deletes fewer than that.
@@ -19,6 +21,19 @@ public record BatchPlan(int batchSize) {
   /** The plan for a requested size, the default when none is requested. */
   public static BatchPlan of(Integer requested, int configuredDefault) {
     return new BatchPlan(requested != null ? requested : configuredDefault);
+  }
+
+  /**
+   * The plan for a size a workflow input asks for: at most the worker's configured size (a larger
+   * one is clamped, with a note saying so), the worker's when none is asked for.
+   */
+  public static Bounded<BatchPlan> bounded(Integer requested, int workerSize) {
+    if (requested != null && requested > workerSize) {
+      return new Bounded<>(
+          new BatchPlan(workerSize),
+          "batch size " + requested + " clamped to the worker's maximum " + workerSize);
+    }
+    return Bounded.kept(of(requested, workerSize));
   }
 
   /** Whether another batch may find rows: only a full batch leaves some behind. */

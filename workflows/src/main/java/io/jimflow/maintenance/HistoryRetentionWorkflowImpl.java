@@ -37,6 +37,7 @@ public class HistoryRetentionWorkflowImpl implements HistoryRetentionWorkflow {
             Workflow.getInfo().getWorkflowId()));
     Map<String, Long> totals = new LinkedHashMap<>();
     List<String> errors = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
     try {
       for (HistoryKind kind : HistoryKind.values()) {
         try {
@@ -44,6 +45,9 @@ public class HistoryRetentionWorkflowImpl implements HistoryRetentionWorkflow {
               purge.purgeHistory(
                   new PurgeRequest(kind, asOf, input.overrides(), input.batchSize()));
           totals.put(kind.totalName(), result.deleted());
+          if (result.note() != null) {
+            notes.add(result.note());
+          }
           if (kind == HistoryKind.RunRecords) {
             totals.put("runItemsDeleted", result.itemsDeleted());
           }
@@ -61,8 +65,11 @@ public class HistoryRetentionWorkflowImpl implements HistoryRetentionWorkflow {
     }
     String status =
         errors.isEmpty() ? "Complete" : totals.isEmpty() ? "FailedWithError" : "CompleteWithError";
-    finish(runRecordId, status, errors.isEmpty() ? null : String.join("; ", errors), totals);
-    HistoryRetentionResult result = new HistoryRetentionResult(runRecordId, status, totals, errors);
+    List<String> said = new ArrayList<>(errors);
+    said.addAll(notes);
+    finish(runRecordId, status, said.isEmpty() ? null : String.join("; ", said), totals);
+    HistoryRetentionResult result =
+        new HistoryRetentionResult(runRecordId, status, totals, errors, notes);
     if (totals.isEmpty()) {
       throw ApplicationFailure.newNonRetryableFailure(
           "history retention failed: " + String.join("; ", errors),

@@ -1,5 +1,6 @@
 package io.jimflow.maintenance;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
@@ -116,22 +117,31 @@ public interface MaintenanceActivities {
    * @param deprovisionExports how many delete exports it created
    * @param capReached whether the cap stopped it (more MVOs may be due)
    * @param swept what the cycle's sweep of stranded records finalized; null if it did not sweep
+   * @param note what the worker changed of the input (a cap above its own clamped); null if nothing
    */
   record MvoDeletionResult(
       String runRecordId,
       int mvosDeleted,
       int deprovisionExports,
       boolean capReached,
-      SweepResult swept) {
+      SweepResult swept,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String note) {
 
     public MvoDeletionResult(
         String runRecordId, int mvosDeleted, int deprovisionExports, boolean capReached) {
-      this(runRecordId, mvosDeleted, deprovisionExports, capReached, null);
+      this(runRecordId, mvosDeleted, deprovisionExports, capReached, null, null);
     }
 
     /** This result with what the cycle's sweep finalized. */
     public MvoDeletionResult withSwept(SweepResult sweep) {
-      return new MvoDeletionResult(runRecordId, mvosDeleted, deprovisionExports, capReached, sweep);
+      return new MvoDeletionResult(
+          runRecordId, mvosDeleted, deprovisionExports, capReached, sweep, note);
+    }
+
+    /** This result with a note of what the worker changed of the input. */
+    public MvoDeletionResult withNote(String what) {
+      return new MvoDeletionResult(
+          runRecordId, mvosDeleted, deprovisionExports, capReached, swept, what);
     }
   }
 
@@ -147,9 +157,16 @@ public interface MaintenanceActivities {
    * @param cutoff entries written before it were deleted
    * @param deleted how many entries (change entries, or run records) went
    * @param itemsDeleted run records only: how many of their run items went with them
+   * @param note what the worker changed of the request (a period below its own raised, a batch size
+   *     above its own clamped); null if nothing
    */
   record PurgeResult(
-      HistoryKind kind, Instant cutoff, long deleted, long itemsDeleted, long batches) {}
+      HistoryKind kind,
+      Instant cutoff,
+      long deleted,
+      long itemsDeleted,
+      long batches,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String note) {}
 
   /**
    * @param connectedSystem null for runs not about one system (housekeeping, retention)

@@ -1,5 +1,6 @@
 package io.jimflow.maintenance;
 
+import io.jimflow.schedule.Bounded;
 import java.time.Instant;
 
 /**
@@ -25,20 +26,41 @@ public final class MvoDeletionPolicy {
   }
 
   /**
-   * The cap of one cycle: the requested one if given, else the configured default.
+   * The cap of one cycle: the worker's configured cap, or a lower one a workflow input asks for. A
+   * higher one is clamped to the worker's, with a note saying so: a workflow input can make a cycle
+   * delete fewer MVOs, never more.
    *
-   * @throws IllegalArgumentException when the requested cap is below 1 or above {@link
-   *     #LIMIT_MAX_PER_CYCLE}
+   * @throws IllegalArgumentException when the requested cap is below 1, or the worker's is not
+   *     between 1 and {@link #LIMIT_MAX_PER_CYCLE}
    */
-  public static int maxPerCycle(Integer requested, int configuredDefault) {
-    int cap = requested != null ? requested : configuredDefault;
-    if (cap < 1 || cap > LIMIT_MAX_PER_CYCLE) {
+  public static Bounded<Integer> maxPerCycle(Integer requested, int workerCap) {
+    check(workerCap);
+    if (requested == null) {
+      return Bounded.kept(workerCap);
+    }
+    if (requested < 1) {
+      throw new IllegalArgumentException(
+          "MVOs per housekeeping cycle must be 1 or more, not " + requested);
+    }
+    if (requested <= workerCap) {
+      return Bounded.kept(requested);
+    }
+    return new Bounded<>(
+        workerCap, "MVOs per cycle " + requested + " clamped to the worker's maximum " + workerCap);
+  }
+
+  /**
+   * Checks a worker's configured cap.
+   *
+   * @throws IllegalArgumentException when it is below 1 or above {@link #LIMIT_MAX_PER_CYCLE}
+   */
+  public static void check(int workerCap) {
+    if (workerCap < 1 || workerCap > LIMIT_MAX_PER_CYCLE) {
       throw new IllegalArgumentException(
           "MVOs per housekeeping cycle must be between 1 and "
               + LIMIT_MAX_PER_CYCLE
               + ", not "
-              + cap);
+              + workerCap);
     }
-    return cap;
   }
 }

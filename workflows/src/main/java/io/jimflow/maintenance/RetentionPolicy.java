@@ -1,5 +1,6 @@
 package io.jimflow.maintenance;
 
+import io.jimflow.schedule.Bounded;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -43,6 +44,21 @@ public record RetentionPolicy(Duration csoChanges, Duration mvoChanges, Duration
         pick(overrides.csoChanges, csoChanges),
         pick(overrides.mvoChanges, mvoChanges),
         pick(overrides.runRecords, runRecords));
+  }
+
+  /**
+   * The period of one kind for a run whose input asks for {@code overrides}: the override when it
+   * keeps history at least as long as this (the worker's) policy, else this policy's own period,
+   * with a note saying so. A workflow input can lengthen retention, never shorten it below what the
+   * worker is configured to keep.
+   */
+  public Bounded<Duration> boundedPeriod(HistoryKind kind, RetentionPolicy overrides) {
+    Duration own = period(kind);
+    Duration asked = overrides == null ? null : overrides.period(kind);
+    if (asked == null) {
+      return Bounded.kept(own);
+    }
+    return Bounded.atLeast(kind.totalName().replace("Deleted", "") + " retention", asked, own);
   }
 
   /** Entries of this kind written before the cutoff are deleted; those at or after it are kept. */

@@ -28,8 +28,9 @@ import org.slf4j.Logger;
  * ExecutionStatus} name) and {@code JimflowStepGroup} (the 1-based position of the group under way,
  * as in "group 2 of 4"; updated at most once a second, see {@link GroupPublisher}) current, and
  * shows the step rail as current details (every change: the rail costs no history event). A group
- * starts at most {@code maxParallelSteps} of its steps at once and starts the next as soon as one
- * ends; the {@link StepDispatcher} runs each step and writes its end on the {@link StepBoard}.
+ * starts at most {@code maxParallelSteps} (see {@link ParallelSteps}) of its steps at once and
+ * starts the next as soon as one ends; the {@link StepDispatcher} runs each step and writes its end
+ * on the {@link StepBoard}.
  *
  * <p>A RunProfile step first takes the resources it touches (its connected system; the metaverse
  * for a synchronisation) from their {@code ResourceLockWorkflow}s and gives them back when it ends,
@@ -51,6 +52,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   static final String COMPLETE_WITH_ERROR_GOES_ON = "complete-with-error-goes-on";
 
   private final ResourceLocks locks = new ResourceLocks();
+  private final ParallelSteps parallel;
   private final Approvals approvals = new Approvals();
 
   private ScheduleDefinition definition;
@@ -67,6 +69,17 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
   private GroupPublisher publisher;
   private Instant startedAt;
   private Initiator cancelledBy;
+
+  public ScheduleExecutionWorkflowImpl() {
+    this(ParallelSteps.DEFAULT_MAXIMUM);
+  }
+
+  /**
+   * @param maxParallelSteps the worker's maximum for every execution's {@code maxParallelSteps}
+   */
+  public ScheduleExecutionWorkflowImpl(int maxParallelSteps) {
+    this.parallel = new ParallelSteps(maxParallelSteps);
+  }
 
   @Override
   public ExecutionResult run(ScheduleExecutionInput input) {
@@ -270,7 +283,7 @@ public class ScheduleExecutionWorkflowImpl implements ScheduleExecutionWorkflow 
    */
   private void runGroup(StepGroup group, CancellationScope root) {
     Deque<PlannedStep> waiting = new ArrayDeque<>(group.steps());
-    int limit = input.settings().maxParallelSteps();
+    int limit = parallel.limit(input.settings());
     while (!waiting.isEmpty() || steps.running() > 0) {
       while (steps.running() < limit && !waiting.isEmpty()) {
         if (root.isCancelRequested()) {

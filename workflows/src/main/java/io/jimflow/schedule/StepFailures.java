@@ -22,6 +22,12 @@ public final class StepFailures {
   public static final String EXECUTABLE_TIMED_OUT = "ExecutableTimedOut";
 
   /**
+   * A RunProfile step ran past its attempt's time on this worker (the worker's maximum timeout
+   * clamps what the step asks for); its run record ends FailedWithError. Not retried.
+   */
+  public static final String RUN_PROFILE_TIMED_OUT = "RunProfileTimedOut";
+
+  /**
    * A SqlScript step's statement failed; the transaction was rolled back. Retryable only when the
    * database says a retry may succeed (SQLSTATE class 40, 08: a deadlock, a lost connection).
    */

@@ -11,6 +11,8 @@ import java.time.Instant;
  * @param successorStartTime set when the handler planned a successor instance
  * @param error the handler's unhandled exception, null when it returned
  * @param shutdownSeen the handler ran while its worker was shutting down
+ * @param refused the worker refused to run the item as its spec asked ({@code error} says why): the
+ *     item ends in Error for good, with no restart, since every restart would be refused alike
  */
 public record RunResult(
     boolean claimed,
@@ -18,7 +20,23 @@ public record RunResult(
     boolean done,
     Instant successorStartTime,
     String error,
-    boolean shutdownSeen) {
+    boolean shutdownSeen,
+    boolean refused) {
+
+  public RunResult(
+      boolean claimed,
+      String stateJson,
+      boolean done,
+      Instant successorStartTime,
+      String error,
+      boolean shutdownSeen) {
+    this(claimed, stateJson, done, successorStartTime, error, shutdownSeen, false);
+  }
+
+  /** The worker did not run the item: {@code why}. */
+  public static RunResult refused(String stateJson, String why) {
+    return new RunResult(true, stateJson, false, null, why, false, true);
+  }
 
   public static RunResult notClaimed() {
     return new RunResult(false, null, false, null, null, false);

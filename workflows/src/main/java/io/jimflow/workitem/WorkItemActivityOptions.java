@@ -18,7 +18,7 @@ final class WorkItemActivityOptions {
    * The server's hard bound lies this far behind max run time + grace, so the workflow's own kill
    * comes first.
    */
-  static final Duration HARD_BOUND_MARGIN = Duration.ofSeconds(10);
+  static final Duration HARD_BOUND_MARGIN = WorkItemSpec.RUN_BOUND_MARGIN;
 
   /** The manager's own look-ups (has the predecessor ended?), retried until they answer. */
   static final ActivityOptions MANAGER =

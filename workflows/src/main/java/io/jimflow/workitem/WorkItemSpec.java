@@ -53,6 +53,12 @@ public record WorkItemSpec(
   public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(30);
 
   /**
+   * A run's hard bound (its activity's start-to-close timeout) lies this far behind {@code
+   * maxRunTime + gracePeriod}, so that the work manager's own kill comes first.
+   */
+  public static final Duration RUN_BOUND_MARGIN = Duration.ofSeconds(10);
+
+  /**
    * A spec with every optional field at its default; set the rest with the {@code with…} methods.
    */
   public static WorkItemSpec of(String guid, String kind, String stateJson, Instant startTime) {

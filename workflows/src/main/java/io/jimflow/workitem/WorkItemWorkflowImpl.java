@@ -41,6 +41,7 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
   private String cancelReason;
   private boolean shutdownRequested;
   private Instant runStartedAt;
+  private boolean refused; // the run worker refused the item: no restart follows
 
   /** Whether this run follows {@link #CANCEL_NEVER_LOST}; decided when the item starts running. */
   private boolean cancelNeverLost;
@@ -113,7 +114,7 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     WorkItemActivities runs =
         Workflow.newActivityStub(
             WorkItemActivities.class, WorkItemActivityOptions.run(spec, now()));
-    RunInput input = new RunInput(spec.guid(), spec.kind(), instance, token);
+    RunInput input = RunInput.of(spec, instance, token);
     runScope = Workflow.newCancellationScope(() -> runPromise = Async.function(runs::run, input));
     runScope.run();
     Workflow.await(() -> journal.state() != WorkItemState.Queued || runPromise.isCompleted());
@@ -190,6 +191,7 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     RunEnding ending;
     try {
       RunResult result = runPromise.get();
+      refused = result.refused();
       ending =
           RunEnding.returned(result, journal.state() == WorkItemState.Running, spec.stateJson());
     } catch (ActivityFailure f) {
@@ -219,7 +221,8 @@ public class WorkItemWorkflowImpl implements WorkItemWorkflow {
     WorkItemState restart =
         ended == WorkItemState.Reschedule
             ? null
-            : WorkItemLifecycle.restartAfter(ended, restartsUsed, spec.maxRestarts()).orElse(null);
+            : WorkItemLifecycle.restartAfter(ended, restartsUsed, refused ? 0 : spec.maxRestarts())
+                .orElse(null);
     boolean restartFollows = ended == WorkItemState.Reschedule || restart != null;
     restartPending = restartFollows && ended != WorkItemState.Reschedule;
     boolean finishedOk = callFinished(ended, savedState, restartFollows);

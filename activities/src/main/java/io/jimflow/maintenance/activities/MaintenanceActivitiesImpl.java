@@ -1,13 +1,12 @@
 package io.jimflow.maintenance.activities;
 
-import io.jimflow.maintenance.BatchPlan;
 import io.jimflow.maintenance.MaintenanceActivities;
 import io.jimflow.maintenance.MaintenanceKind;
 import io.jimflow.maintenance.MvoDeletionPolicy;
-import io.jimflow.maintenance.RetentionPolicy;
 import io.jimflow.maintenance.SystemOperation;
 import io.jimflow.maintenance.activities.StrandedRecords.Owner;
 import io.jimflow.metrics.JimflowMetrics;
+import io.jimflow.schedule.Bounded;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.store.ExecutionRecords;
 import io.jimflow.store.MaintenanceRuns;
@@ -128,13 +127,14 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
 
   @Override
   public MvoDeletionResult deleteDueMvos(MvoDeletionRequest request) {
-    int cap =
+    Bounded<Integer> bounded =
         badInput(
             () -> MvoDeletionPolicy.maxPerCycle(request.maxMvos(), settings.maxMvosPerCycle()));
+    int cap = bounded.value();
     ActivityExecutionContext context = Activity.getExecutionContext();
     boolean resumed = context.getHeartbeatDetails(Long.class).isPresent();
     if (!resumed && !store.anyMvoDue()) {
-      return new MvoDeletionResult(null, 0, 0, false);
+      return new MvoDeletionResult(null, 0, 0, false).withNote(bounded.note());
     }
     db.inTransaction(
         c ->
@@ -155,7 +155,8 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
             "mvosDeleted", (long) done.mvosDeleted(),
             "deprovisionExports", (long) done.deprovisionExports(),
             "errors", (long) done.refused().size());
-    String message = done.message(cap);
+    String message =
+        bounded.clamped() ? done.message(cap) + " (" + bounded.note() + ")" : done.message(cap);
     String status = done.refused().isEmpty() ? "Complete" : "CompleteWithError";
     db.inTransaction(c -> runs.finish(c, request.runRecordId(), status, message, totals));
     done.refused()
@@ -165,7 +166,8 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
         done.mvosDeleted(),
         done.deprovisionExports());
     return new MvoDeletionResult(
-        request.runRecordId(), done.mvosDeleted(), done.deprovisionExports(), done.capReached());
+            request.runRecordId(), done.mvosDeleted(), done.deprovisionExports(), done.capReached())
+        .withNote(bounded.note());
   }
 
   @Override
@@ -182,15 +184,19 @@ public final class MaintenanceActivitiesImpl implements MaintenanceActivities {
 
   @Override
   public PurgeResult purgeHistory(PurgeRequest request) {
-    RetentionPolicy policy = badInput(() -> settings.retention().overriddenBy(request.overrides()));
-    BatchPlan plan = badInput(() -> BatchPlan.of(request.batchSize(), settings.batchSize()));
-    Instant cutoff = policy.cutoff(request.kind(), request.asOf());
+    PurgeBounds bounds = badInput(() -> PurgeBounds.of(request, settings));
+    Instant cutoff = bounds.cutoff();
     ActivityExecutionContext context = Activity.getExecutionContext();
     long before = context.getHeartbeatDetails(Long.class).orElse(0L);
     StoreMaintenance.Purged purged =
-        store.purge(request.kind(), cutoff, plan, soFar -> context.heartbeat(before + soFar));
+        store.purge(request.kind(), cutoff, bounds.plan(), n -> context.heartbeat(before + n));
     return new PurgeResult(
-        request.kind(), cutoff, before + purged.deleted(), purged.itemsDeleted(), purged.batches());
+        request.kind(),
+        cutoff,
+        before + purged.deleted(),
+        purged.itemsDeleted(),
+        purged.batches(),
+        bounds.note());
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.jimflow.schedule.SchedulePreview;
 import io.jimflow.schedule.StepActivities;
 import io.jimflow.schedule.StepAttempt;
 import io.jimflow.schedule.StepDefinition;
+import io.jimflow.schedule.StepDefinition.ExecutableStep;
 import io.jimflow.schedule.StepFailureDetails;
 import io.jimflow.schedule.StepFailures;
 import io.jimflow.schedule.StepOptions;
@@ -15,12 +16,14 @@ import io.jimflow.schedule.StepRunRequest;
 import io.jimflow.schedule.StepRunResult;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.steps.AbandonedRun;
+import io.jimflow.schedule.steps.DeadlineStepProgress;
 import io.jimflow.schedule.steps.ExecutableRunner;
 import io.jimflow.schedule.steps.HeartbeatStepProgress;
 import io.jimflow.schedule.steps.RunProfileExecutor;
 import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.schedule.steps.SqlScriptRunner;
+import io.jimflow.schedule.steps.StepMaxima;
 import io.jimflow.secrets.activities.SecretMasker;
 import io.jimflow.secrets.activities.Secrets;
 import io.temporal.activity.Activity;
@@ -54,6 +57,7 @@ public class StepActivitiesImpl implements StepActivities {
   private final SqlScriptRunner sqlScripts;
   private final Secrets secrets;
   private final JimflowMetrics metrics;
+  private final StepMaxima maxima;
 
   public StepActivitiesImpl(RunProfileExecutor runProfiles, ExecutableRunner executables) {
     this(runProfiles, executables, Secrets.none());
@@ -92,6 +96,21 @@ public class StepActivitiesImpl implements StepActivities {
       SqlScriptRunner sqlScripts,
       Secrets secrets,
       JimflowMetrics metrics) {
+    this(runProfiles, executables, sqlScripts, secrets, metrics, StepMaxima.DEFAULT);
+  }
+
+  /**
+   * @param maxima the most a step may ask of this worker: longer timeouts, more attempts and higher
+   *     limits are clamped to these, and the step's message says so
+   */
+  public StepActivitiesImpl(
+      RunProfileExecutor runProfiles,
+      ExecutableRunner executables,
+      SqlScriptRunner sqlScripts,
+      Secrets secrets,
+      JimflowMetrics metrics,
+      StepMaxima maxima) {
+    this.maxima = maxima;
     this.metrics = metrics;
     this.runProfiles = runProfiles;
     this.executables = executables;
@@ -114,12 +133,13 @@ public class StepActivitiesImpl implements StepActivities {
     }
     HeartbeatStepProgress progress =
         new HeartbeatStepProgress(context, attempt, request.resumeFrom());
+    StepMaxima.Bounds bounds = bounds(request.step(), context.getInfo(), attempt);
     try {
-      StepRunResult result = run(request, progress, attempt, context.getInfo());
+      StepRunResult result = run(request, progress, attempt, bounds);
       return new StepRunResult(
           result.status(),
           result.attempt(),
-          secrets.masker().mask(result.message()),
+          secrets.masker().mask(bounds.annotate(result.message())),
           result.stats(),
           result.runRecordId());
     } catch (ActivityWorkerShutdownException e) {
@@ -136,7 +156,7 @@ public class StepActivitiesImpl implements StepActivities {
     } catch (ApplicationFailure e) {
       SecretMasker masker = secrets.masker();
       throw ApplicationFailure.newBuilder()
-          .setMessage(masker.mask(e.getOriginalMessage()))
+          .setMessage(masker.mask(bounds.annotate(e.getOriginalMessage())))
           .setType(e.getType())
           .setNonRetryable(e.isNonRetryable())
           .setCause(masked(e.getCause(), masker))
@@ -197,9 +217,25 @@ public class StepActivitiesImpl implements StepActivities {
         .orElse(null);
   }
 
+  /** What this attempt may do on this worker (see {@link StepMaxima}). */
+  private StepMaxima.Bounds bounds(StepDefinition step, ActivityInfo info, int attempt) {
+    Duration timeout =
+        info.getStartToCloseTimeout() == null || info.getStartToCloseTimeout().isZero()
+            ? StepOptions.timeout(step)
+            : info.getStartToCloseTimeout();
+    return maxima.bound(step, timeout, attempt);
+  }
+
   private StepRunResult run(
-      StepRunRequest request, HeartbeatStepProgress progress, int attempt, ActivityInfo info) {
+      StepRunRequest request,
+      HeartbeatStepProgress progress,
+      int attempt,
+      StepMaxima.Bounds bounds) {
     StepDefinition step = request.step();
+    if (bounds.refusal() != null) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          bounds.refusal(), StepFailures.CONFIGURATION_ERROR);
+    }
     int types =
         (step.runProfile() == null ? 0 : 1)
             + (step.executable() == null ? 0 : 1)
@@ -212,17 +248,16 @@ public class StepActivitiesImpl implements StepActivities {
           StepFailures.CONFIGURATION_ERROR);
     }
     if (step.runProfile() != null) {
-      RunProfileOutcome outcome = runProfiles.execute(runProfileRun(request, attempt), progress);
+      RunProfileOutcome outcome =
+          runProfiles.execute(
+              runProfileRun(request, attempt),
+              new DeadlineStepProgress(progress, step.name(), bounds.timeout()));
       return new StepRunResult(
           outcome.status(), attempt, outcome.message(), outcome.stats(), outcome.runRecordId());
     }
-    Duration timeout =
-        info.getStartToCloseTimeout() == null || info.getStartToCloseTimeout().isZero()
-            ? StepOptions.timeout(step)
-            : info.getStartToCloseTimeout();
     return step.sqlScript() != null
-        ? runSqlScript(step, progress, attempt, timeout)
-        : runExecutable(request, progress, attempt, timeout);
+        ? runSqlScript(step, progress, attempt, bounds.timeout())
+        : runExecutable(request, bounds.executable(), progress, attempt, bounds.timeout());
   }
 
   private StepRunResult runSqlScript(
@@ -242,10 +277,14 @@ public class StepActivitiesImpl implements StepActivities {
   }
 
   private StepRunResult runExecutable(
-      StepRunRequest request, HeartbeatStepProgress progress, int attempt, Duration timeout) {
+      StepRunRequest request,
+      ExecutableStep executable,
+      HeartbeatStepProgress progress,
+      int attempt,
+      Duration timeout) {
     StepDefinition step = request.step();
     ExecutableRunner.Finished finished =
-        executables.run(step.executable(), jimflowEnvironment(request, attempt), progress, timeout);
+        executables.run(executable, jimflowEnvironment(request, attempt), progress, timeout);
     if (finished.exitCode() != 0) {
       // The first line names the code and the program's last words; the execution's message
       // quotes only first lines.

@@ -86,6 +86,13 @@ public final class WorkItemActivitiesImpl implements WorkItemActivities {
               + ")",
           false);
     }
+    Optional<String> refusal =
+        timings.refusal(
+            activity.getInfo().getStartToCloseTimeout(), input.maxRestarts(), input.retryDelay());
+    if (refusal.isPresent()) {
+      log.warn("work item {} ({}) refused: {}", grant.guid(), grant.kind(), refusal.get());
+      return RunResult.refused(grant.stateJson(), refusal.get());
+    }
     RunningWorkItem item = new RunningWorkItem(activity, input, grant, control);
     ScheduledExecutorService watcher =
         Executors.newSingleThreadScheduledExecutor(

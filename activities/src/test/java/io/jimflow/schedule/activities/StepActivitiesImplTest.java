@@ -24,6 +24,7 @@ import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
 import io.jimflow.schedule.steps.Scripts;
 import io.jimflow.schedule.steps.SqlScriptRunner;
+import io.jimflow.schedule.steps.StepMaxima;
 import io.jimflow.schedule.steps.StepProgress;
 import io.jimflow.schedule.steps.UnconfiguredRunProfileExecutor;
 import io.jimflow.secrets.activities.Secrets;
@@ -173,6 +174,33 @@ public class StepActivitiesImplTest {
   }
 
   @Test
+  void aRunProfileStepAskingForMoreTimeThanTheWorkerAllowsIsStoppedNamingTheClamp() {
+    runProfiles.pages = 1_000;
+    runProfiles.pageMillis = 50;
+    env.registerActivitiesImplementations(
+        new StepActivitiesImpl(
+            runProfiles,
+            new ExecutableRunner(root, ProgramAllowList.anyBelowRoot(), Set.of()),
+            SqlScriptRunner.unconfigured("none"),
+            Secrets.none(),
+            new JimflowMetrics(new SimpleMeterRegistry()),
+            new StepMaxima(Duration.ofMillis(500), 10, null, null, null)));
+
+    ActivityFailure failure =
+        catchThrowableOfType(
+            ActivityFailure.class, () -> activities().runStep(runProfile("HR", "Full Import")));
+
+    ApplicationFailure cause = (ApplicationFailure) failure.getCause();
+    assertThat(cause.getType()).isEqualTo(StepFailures.RUN_PROFILE_TIMED_OUT);
+    assertThat(cause.isNonRetryable()).isTrue();
+    // The activity's own start-to-close timeout (60s) is what the payload asked for.
+    assertThat(cause.getOriginalMessage())
+        .startsWith("Step 'step' ran longer than 500ms and was stopped after ")
+        .endsWith("(timeout 1m clamped to the worker's maximum 500ms)");
+    assertThat(runProfiles.lastPage).isBetween(1, 100);
+  }
+
+  @Test
   void anExceptionOfTheExecutorIsARetryableFailureWithTheAttempt() {
     runProfiles.failWith = new IllegalStateException("connector crashed");
     register(root);
@@ -301,6 +329,9 @@ public class StepActivitiesImplTest {
     final List<String> resumedFrom = new CopyOnWriteArrayList<>();
     final List<AbandonedRun> abandoned = new CopyOnWriteArrayList<>();
     RuntimeException failWith;
+    int pages = 4;
+    long pageMillis;
+    volatile int lastPage;
 
     @Override
     public RunProfileOutcome execute(RunProfileRun run, StepProgress progress) {
@@ -310,8 +341,17 @@ public class StepActivitiesImplTest {
       }
       String checkpoint = progress.lastCheckpoint().orElse("page-0");
       resumedFrom.add(checkpoint);
-      for (int page = Integer.parseInt(checkpoint.substring(5)) + 1; page <= 4; page++) {
-        progress.report(page * 100L, 400, "page-" + page);
+      for (int page = Integer.parseInt(checkpoint.substring(5)) + 1; page <= pages; page++) {
+        if (pageMillis > 0) {
+          try {
+            Thread.sleep(pageMillis);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        }
+        lastPage = page;
+        progress.report(page * 100L, pages * 100L, "page-" + page);
       }
       return new RunProfileOutcome(
           StepStatus.CompleteWithWarning, "7 added", Map.of("added", 7L), "rr-1");

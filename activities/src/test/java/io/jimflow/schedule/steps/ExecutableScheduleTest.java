@@ -5,6 +5,7 @@ import static io.jimflow.testing.ScheduleBuilders.aStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jimflow.common.TaskQueues;
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.schedule.ExecutionResult;
 import io.jimflow.schedule.ExecutionStatus;
 import io.jimflow.schedule.RecordingExecutionRecords;
@@ -18,6 +19,7 @@ import io.jimflow.schedule.ScheduleExecutionWorkflowImpl;
 import io.jimflow.schedule.StepOutcome;
 import io.jimflow.schedule.StepStatus;
 import io.jimflow.schedule.activities.StepActivitiesImpl;
+import io.jimflow.secrets.activities.Secrets;
 import io.jimflow.testing.JimflowTestEnvironment;
 import io.jimflow.testing.ScheduleBuilders.StepBuilder;
 import io.temporal.client.WorkflowClient;
@@ -143,13 +145,43 @@ class ExecutableScheduleTest {
     assertThat(result.steps().get(0).message()).contains("second try done");
   }
 
+  @Test
+  void aStepAskingForMoreTimeAndAttemptsThanTheWorkerAllowsIsClampedAndItsMessageSaysSo() {
+    Scripts.write(root, "hang.sh", "echo \"attempt $JIMFLOW_ATTEMPT\"\nsleep 60");
+    startWorker(root, new StepMaxima(Duration.ofSeconds(2), 2, null, null, null));
+    StepBuilder greedy =
+        aStep(0, "greedy")
+            .executable("hang.sh")
+            .timeout(Duration.ofDays(7))
+            .attempts(1000)
+            .continueOnFailure(true)
+            .heartbeatTimeout(Duration.ofSeconds(30));
+
+    ExecutionResult result = run(definition(greedy));
+
+    StepOutcome step = result.steps().get(0);
+    assertThat(step.status()).isEqualTo(StepStatus.FailedWithError);
+    assertThat(step.attempts()).isEqualTo(3);
+    assertThat(step.message())
+        .contains("Step 'greedy' refused attempt 3: this worker runs a step at most 2 times")
+        .contains("(timeout 7d clamped to the worker's maximum 2s)");
+  }
+
   private void startWorker(Path executablesRoot) {
+    startWorker(executablesRoot, StepMaxima.DEFAULT);
+  }
+
+  private void startWorker(Path executablesRoot, StepMaxima maxima) {
     Worker worker = JimflowTestEnvironment.newWorker(env, TaskQueues.SCHEDULES);
     worker.registerWorkflowImplementationTypes(ScheduleExecutionWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new StepActivitiesImpl(
             new UnconfiguredRunProfileExecutor(),
-            new ExecutableRunner(executablesRoot, ProgramAllowList.anyBelowRoot(), Set.of())),
+            new ExecutableRunner(executablesRoot, ProgramAllowList.anyBelowRoot(), Set.of()),
+            SqlScriptRunner.unconfigured("no SQL connections here"),
+            Secrets.none(),
+            JimflowMetrics.none(),
+            maxima),
         new RecordingExecutionRecords());
     env.start();
   }

@@ -299,6 +299,61 @@ class WorkItemWorkflowTest {
   }
 
   @Test
+  void anItemAskingToRunLongerThanTheWorkerAllowsEndsInErrorWithoutRunning() {
+    h.schedule(
+        h.spec("long", state("complete"), h.now())
+            .withRunTimes(Duration.ofMinutes(1), Duration.ofDays(7), Duration.ofMinutes(1))
+            .withRestarts(0, Duration.ofSeconds(5)));
+    WorkItemView end = h.result("long");
+
+    assertThat(end.state()).isEqualTo(Error);
+    assertThat(end.log())
+        .anyMatch(
+            t ->
+                t.to() == Error
+                    && t.note()
+                        .contains(
+                            "maxRunTime + gracePeriod 7d1m is above this worker's maximum run"
+                                + " time 1d (jimflow.work-items.max-run-time): not run"));
+    assertThat(h.handler.runsOf("long")).isEmpty();
+  }
+
+  @Test
+  void anItemAskingForMoreRestartsOrALongerRetryDelayThanTheWorkerAllowsEndsInErrorUnrunForGood() {
+    h.schedule(
+        h.spec("restarts", state("complete"), h.now())
+            .withRestarts(1_000_000, Duration.ofMillis(1)));
+    h.schedule(h.spec("delay", state("complete"), h.now()).withRestarts(2, Duration.ofDays(3650)));
+
+    WorkItemView restarts = h.result("restarts");
+    WorkItemView delay = h.result("delay");
+
+    assertThat(restarts.state()).isEqualTo(Error);
+    assertThat(restarts.log())
+        .anyMatch(
+            t ->
+                t.to() == Error
+                    && t.note()
+                        .equals(
+                            "maxRestarts 1000000 is above this worker's maximum 100"
+                                + " (jimflow.work-items.max-restarts): not run"));
+    assertThat(delay.state()).isEqualTo(Error);
+    assertThat(delay.log())
+        .anyMatch(
+            t ->
+                t.to() == Error
+                    && t.note()
+                        .equals(
+                            "retryDelay 3650d is above this worker's maximum 1d"
+                                + " (jimflow.work-items.max-retry-delay): not run"));
+    // Refused for good: no retry follows, and the handler never ran.
+    assertThat(restarts.log()).noneMatch(t -> t.to() == ErrorRetry);
+    assertThat(delay.log()).noneMatch(t -> t.to() == ErrorRetry);
+    assertThat(h.handler.runsOf("restarts")).isEmpty();
+    assertThat(h.handler.runsOf("delay")).isEmpty();
+  }
+
+  @Test
   void anErrorStaysFinalOnceTheRestartsAreUsedUp() {
     h.schedule(h.spec("ef", state("fail"), h.now()).withRestarts(1, Duration.ofSeconds(5)));
     WorkItemView end = h.result("ef");

@@ -97,8 +97,10 @@ public class ScheduleWorkerConfiguration {
       ExecutableRunner executables,
       SqlScriptRunner sqlScripts,
       Secrets secrets,
-      JimflowMetrics metrics) {
-    return new StepActivitiesImpl(runProfiles, executables, sqlScripts, secrets, metrics);
+      JimflowMetrics metrics,
+      StepMaximaSettings maxima) {
+    return new StepActivitiesImpl(
+        runProfiles, executables, sqlScripts, secrets, metrics, maxima.maxima());
   }
 
   /**

@@ -15,10 +15,23 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     gives its slot back without it and reports the worker unhealthy (default 10 s)
  * @param finishedLimit WorkItemFinished's limit (default and most 1 minute, its StartToClose
  *     timeout); past it the call is interrupted and its writes refused
+ * @param maxRunTime the longest run ({@code maxRunTime + gracePeriod} of an item's spec) this
+ *     worker takes on (default 24 h); whoever schedules an item sets its spec, a longer run ends in
+ *     Error unrun
+ * @param maxRestarts the most {@code maxRestarts} an item's spec may ask for (default 100); an item
+ *     asking for more ends in Error unrun
+ * @param maxRetryDelay the longest {@code retryDelay} an item's spec may ask for (default 24 h);
+ *     likewise
  */
 @ConfigurationProperties("jimflow.work-items")
 public record WorkItemSettings(
-    Integer slots, Duration watchInterval, Duration stopWait, Duration finishedLimit) {
+    Integer slots,
+    Duration watchInterval,
+    Duration stopWait,
+    Duration finishedLimit,
+    Duration maxRunTime,
+    Integer maxRestarts,
+    Duration maxRetryDelay) {
 
   /** Execution slots per worker process when {@code jimflow.work-items.slots} is not set. */
   public static final int DEFAULT_SLOTS = 4;
@@ -29,14 +42,20 @@ public record WorkItemSettings(
       throw new IllegalArgumentException(
           "jimflow.work-items.slots must be at least 1, got " + slots);
     }
-    WorkItemTimings timings = new WorkItemTimings(watchInterval, stopWait, finishedLimit);
+    WorkItemTimings timings =
+        new WorkItemTimings(
+            watchInterval, stopWait, finishedLimit, maxRunTime, maxRestarts, maxRetryDelay);
     watchInterval = timings.watchInterval();
     stopWait = timings.stopWait();
     finishedLimit = timings.finishedLimit();
+    maxRunTime = timings.maxRunTime();
+    maxRestarts = timings.maxRestarts();
+    maxRetryDelay = timings.maxRetryDelay();
   }
 
   /** The timings of the items this worker runs (defaults and limits applied). */
   public WorkItemTimings timings() {
-    return new WorkItemTimings(watchInterval, stopWait, finishedLimit);
+    return new WorkItemTimings(
+        watchInterval, stopWait, finishedLimit, maxRunTime, maxRestarts, maxRetryDelay);
   }
 }
