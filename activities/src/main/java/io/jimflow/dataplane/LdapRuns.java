@@ -38,13 +38,13 @@ import java.util.function.Supplier;
  * from the watermark of the system's newest <em>completed</em> run, so a failed run never moves it.
  *
  * <p>Exports are applied a page at a time, pipelined ({@link LdapExports#applyAll}). Before a page
- * is sent, a checkpoint records that its exports may reach the directory ({@link
- * Phase#SENDING}, bound: the page's last export); after it, the page's outcomes (exported, or
- * the LDAP error) are committed in one transaction, batched (run items, anchors, Exported marks),
- * together with the next page's "sending" checkpoint. A retried attempt continues after the last
- * committed page and sends the exports of the page in flight as {@link
- * LdapExports.Export#sentBefore}: an add that finds its entry found the one the lost attempt
- * created. So no change is applied twice and none is lost.
+ * is sent, a checkpoint records that its exports may reach the directory ({@link Phase#SENDING},
+ * bound: the page's last export); after it, the page's outcomes (exported, or the LDAP error) are
+ * committed in one transaction, batched (run items, anchors, Exported marks), together with the
+ * next page's "sending" checkpoint. A retried attempt continues after the last committed page and
+ * sends the exports of the page in flight as {@link LdapExports.Export#sentBefore}: an add that
+ * finds its entry found the one the lost attempt created. So no change is applied twice and none is
+ * lost.
  */
 final class LdapRuns {
 
@@ -159,8 +159,7 @@ final class LdapRuns {
     }
     run.total = run.processed + pending;
     // Exports up to here may have reached the directory in an attempt that did not record them.
-    long sentBefore =
-        Phase.SENDING == run.checkpoint.phase() ? run.checkpoint.bound() : 0;
+    long sentBefore = Phase.SENDING == run.checkpoint.phase() ? run.checkpoint.bound() : 0;
     int pageSize = run.profile.pageSize();
     try (LdapDirectory directory = connect(run)) {
       LdapExports exports =
