@@ -132,6 +132,7 @@ class HostileClientIT {
         Map.ofEntries(
             Map.entry("TEMPORAL_NAMESPACE", namespace),
             Map.entry("JIMFLOW_PAYLOAD_ENCRYPTION_KEYS", KEYS),
+            Map.entry("JIMFLOW_CODEC_SERVER_ENABLED", "true"),
             Map.entry("JIMFLOW_CODEC_SERVER_ACCESS_TOKEN", CODEC_TOKEN),
             Map.entry("JIMFLOW_DATA_PLANE_BASE_DIRECTORY", home.toString()),
             Map.entry("JIMFLOW_WORK_ITEMS_DEMO_KINDS", "true"),
