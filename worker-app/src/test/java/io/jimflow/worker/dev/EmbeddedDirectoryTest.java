@@ -94,7 +94,7 @@ class EmbeddedDirectoryTest {
   }
 
   @Test
-  void entriesAreFoundByTheirIndexedAttributesAlsoAfterARestart() throws Exception {
+  void entriesAreFoundByIndexedAndUnindexedAttributesAlsoAfterARestart() throws Exception {
     Path ldif = dir.resolve("directory.ldif");
     String uuid;
     try (EmbeddedDirectory directory = EmbeddedDirectory.start(0, ldif, "pw");
