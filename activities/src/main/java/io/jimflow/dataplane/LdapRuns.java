@@ -38,13 +38,14 @@ import java.util.function.Supplier;
  * from the watermark of the system's newest <em>completed</em> run, so a failed run never moves it.
  *
  * <p>Exports are applied a page at a time, pipelined ({@link LdapExports#applyAll}). Before a page
- * is sent, a checkpoint records that its exports may reach the directory ({@link Phase#SENDING},
- * bound: the page's last export); after it, the page's outcomes (exported, or the LDAP error) are
- * committed in one transaction, batched (run items, anchors, Exported marks), together with the
- * next page's "sending" checkpoint. A retried attempt continues after the last committed page and
- * sends the exports of the page in flight as {@link LdapExports.Export#sentBefore}: an add that
- * finds its entry found the one the lost attempt created. So no change is applied twice and none is
- * lost.
+ * is sent, a committed checkpoint records that its exports may reach the directory ({@link
+ * Phase#SENDING}, bound: its last export). A page's outcomes (exported, or the LDAP error) are
+ * committed in one transaction, batched (run items, anchors, Exported marks), while the next page
+ * is in flight, together with the "sending" checkpoint of the page after that: the bound runs two
+ * pages ahead, so the store's work overlaps the directory's. A retried attempt continues after the
+ * last committed page and sends the exports up to the bound as {@link
+ * LdapExports.Export#sentBefore}: an add that finds its entry found the one the lost attempt
+ * created. So no change is applied twice and none is lost.
  */
 final class LdapRuns {
 
@@ -165,13 +166,17 @@ final class LdapRuns {
       LdapExports exports =
           new LdapExports(directory, type.anchor(), Set.copyOf(type.multiValued()));
       long start = run.checkpoint.position();
-      List<PendingExportRow> first =
+      List<PendingExportRow> page =
           store.inTransaction(c -> pendingExports.findPendingAfter(c, system, start, pageSize));
-      if (first.isEmpty()) {
+      if (page.isEmpty()) {
         return;
       }
-      run.commitPage((transaction, items) -> sending(start, first, sentBefore));
-      List<PendingExportRow> page = first;
+      List<PendingExportRow> second = next(system, page, pageSize);
+      // The first two pages may reach the directory before the first's outcomes are recorded.
+      List<PendingExportRow> covered = second.isEmpty() ? page : second;
+      run.commitPage((transaction, items) -> sending(start, covered, sentBefore));
+      Sent previous = null;
+      List<PendingExportRow> following = second;
       while (!page.isEmpty()) {
         List<LdapExports.Export> batch = new ArrayList<>();
         for (PendingExportRow export : page) {
@@ -182,24 +187,65 @@ final class LdapRuns {
                   export.attributes(),
                   export.id() <= sentBefore));
         }
-        List<LdapExports.Result> results = exports.applyAll(batch);
-        List<PendingExportRow> sent = page;
-        AtomicReference<List<PendingExportRow>> next = new AtomicReference<>();
-        // The page's outcomes and the next page's "sending" checkpoint commit together.
-        run.commitPage(
-            (transaction, items) -> {
-              long position = record(transaction, sent, results, items).position();
-              List<PendingExportRow> following =
-                  transaction.get(
-                      c -> pendingExports.findPendingAfter(c, system, position, pageSize));
-              next.set(following);
-              return following.isEmpty()
-                  ? new Checkpoint(Phase.EXPORTED, position)
-                  : sending(position, following, sentBefore);
-            });
-        page = next.get();
+        Sent recorded = previous;
+        List<PendingExportRow> sending = page;
+        List<PendingExportRow> upcoming = following;
+        AtomicReference<List<PendingExportRow>> beyond = new AtomicReference<>(List.of());
+        AtomicReference<RunContext.TooManyErrors> stopped = new AtomicReference<>();
+        List<LdapExports.Result> results =
+            exports.applyAll(
+                batch,
+                () -> {
+                  // While this page is in flight: the previous page's outcomes, committed with the
+                  // "sending" checkpoint of the page after the next (the next is covered already).
+                  try {
+                    run.commitPage(
+                        (transaction, items) -> {
+                          long position =
+                              recorded == null
+                                  ? run.checkpoint.position()
+                                  : record(transaction, recorded, items).position();
+                          List<PendingExportRow> far =
+                              upcoming.isEmpty()
+                                  ? List.of()
+                                  : transaction.get(
+                                      c ->
+                                          pendingExports.findPendingAfter(
+                                              c, system, last(upcoming), pageSize));
+                          beyond.set(far);
+                          List<PendingExportRow> reach =
+                              !far.isEmpty() ? far : !upcoming.isEmpty() ? upcoming : sending;
+                          return sending(position, reach, sentBefore);
+                        });
+                  } catch (RunContext.TooManyErrors e) {
+                    // This page is in flight: its outcomes are recorded before the run stops.
+                    stopped.set(e);
+                  }
+                });
+        previous = new Sent(page, results);
+        if (stopped.get() != null) {
+          Sent last = previous;
+          run.commitPage((transaction, items) -> record(transaction, last, items));
+          throw stopped.get();
+        }
+        page = following;
+        following = beyond.get();
       }
+      Sent last = previous;
+      run.commitPage((transaction, items) -> record(transaction, last, items));
     }
+  }
+
+  /** A page sent and its outcomes, in the page's order. */
+  private record Sent(List<PendingExportRow> exports, List<LdapExports.Result> results) {}
+
+  private List<PendingExportRow> next(String system, List<PendingExportRow> page, int pageSize) {
+    return store.inTransaction(
+        c -> pendingExports.findPendingAfter(c, system, last(page), pageSize));
+  }
+
+  private static long last(List<PendingExportRow> page) {
+    return page.get(page.size() - 1).id();
   }
 
   /**
@@ -207,19 +253,16 @@ final class LdapRuns {
    * sent ({@code sentBefore}), may reach the directory; those up to {@code position} are recorded.
    */
   private static Checkpoint sending(long position, List<PendingExportRow> page, long sentBefore) {
-    long last = page.get(page.size() - 1).id();
-    return new Checkpoint(Phase.SENDING, position, Math.max(last, sentBefore));
+    return new Checkpoint(Phase.SENDING, position, Math.max(last(page), sentBefore));
   }
 
   /**
    * Records a page's outcomes: exported (with the anchor a create was assigned), or the LDAP error;
    * the anchors and the Exported marks one statement each, the run items one bulk insert.
    */
-  private Checkpoint record(
-      Transaction transaction,
-      List<PendingExportRow> exports,
-      List<LdapExports.Result> results,
-      RunContext.Page page) {
+  private Checkpoint record(Transaction transaction, Sent sent, RunContext.Page page) {
+    List<PendingExportRow> exports = sent.exports();
+    List<LdapExports.Result> results = sent.results();
     page.processed = exports.size();
     List<Long> exported = new ArrayList<>();
     Map<Long, String> anchors = new LinkedHashMap<>();

@@ -251,6 +251,11 @@ public final class LdapDirectory implements AutoCloseable {
       return answer;
     }
 
+    /** Whether the window is full: the next {@link #send} waits for an answer. */
+    public boolean full() {
+      return window.availablePermits() == 0;
+    }
+
     /** Waits until every request sent has its answer. */
     public void drain() {
       acquire(size);

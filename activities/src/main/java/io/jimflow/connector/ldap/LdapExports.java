@@ -41,7 +41,7 @@ import java.util.concurrent.CompletionException;
 public final class LdapExports {
 
   /** How many operations a batch has in flight at most. */
-  public static final int WINDOW = 64;
+  public static final int WINDOW = 256;
 
   private final LdapDirectory directory;
   private final String anchor;
@@ -114,6 +114,18 @@ public final class LdapExports {
    * unknown, and a retry sends it again marked {@link Export#sentBefore}.
    */
   public List<Result> applyAll(List<Export> exports) {
+    return applyAll(exports, () -> {});
+  }
+
+  /**
+   * {@link #applyAll(List)}, running {@code whileInFlight} once while the batch's operations are in
+   * flight: when the window is first full (or the batch's first operations are all sent), at the
+   * latest before returning. So the caller's own work (recording the previous batch) overlaps the
+   * directory's; an exception it throws leaves this batch's outcomes unknown, as a lost connection
+   * does.
+   */
+  public List<Result> applyAll(List<Export> exports, Runnable whileInFlight) {
+    Once inFlight = new Once(whileInFlight);
     List<Result> results = new ArrayList<>();
     int from = 0;
     while (from < exports.size()) {
@@ -125,14 +137,32 @@ public final class LdapExports {
               || objects.add(exports.get(to).currentAnchor().toLowerCase(Locale.ROOT)))) {
         to++;
       }
-      results.addAll(applyDistinct(exports.subList(from, to)));
+      results.addAll(applyDistinct(exports.subList(from, to), inFlight));
       from = to;
     }
+    inFlight.run();
     return results;
   }
 
+  /** A task run at most once. */
+  private static final class Once {
+    private Runnable task;
+
+    Once(Runnable task) {
+      this.task = task;
+    }
+
+    void run() {
+      Runnable now = task;
+      task = null;
+      if (now != null) {
+        now.run();
+      }
+    }
+  }
+
   /** {@link #applyAll} for exports of distinct objects. */
-  private List<Result> applyDistinct(List<Export> exports) {
+  private List<Result> applyDistinct(List<Export> exports, Once inFlight) {
     Map<String, SearchResultEntry> found = planner.lookUp(exports);
     List<ExportPlan> plans = new ArrayList<>();
     for (Export export : exports) {
@@ -145,7 +175,7 @@ public final class LdapExports {
     int from = 0;
     while (from < plans.size()) {
       int to = ExportPlan.conflictFreeEnd(touches, from);
-      send(plans.subList(from, to));
+      send(plans.subList(from, to), inFlight);
       from = to;
     }
     readMissingAnchors(plans);
@@ -157,7 +187,7 @@ public final class LdapExports {
   }
 
   /** Sends each plan's operations in order, pipelined across plans, and settles every answer. */
-  private void send(List<ExportPlan> plans) {
+  private void send(List<ExportPlan> plans, Once inFlight) {
     LdapDirectory.Pipeline pipeline = directory.pipeline(WINDOW);
     while (true) {
       List<ExportPlan> sending = new ArrayList<>();
@@ -166,6 +196,9 @@ public final class LdapExports {
       for (ExportPlan plan : plans) {
         if (plan.result == null && !plan.operations.isEmpty()) {
           UpdatableLDAPRequest request = plan.operations.poll();
+          if (pipeline.full()) {
+            inFlight.run();
+          }
           sending.add(plan);
           requests.add(request);
           answers.add(pipeline.send(request));
@@ -174,6 +207,7 @@ public final class LdapExports {
       if (sending.isEmpty()) {
         break;
       }
+      inFlight.run();
       pipeline.drain();
       for (int i = 0; i < sending.size(); i++) {
         settle(sending.get(i), requests.get(i), answer(answers.get(i)));

@@ -3,6 +3,7 @@ package io.jimflow.connector.ldap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.unboundid.ldap.listener.InMemoryDirectoryServer;
+import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import io.jimflow.sync.ExportChange;
 import java.util.ArrayList;
@@ -92,6 +93,38 @@ class LdapExportsTest {
       assertThat(results.get(n).dn()).isEqualToIgnoringCase("cn=Person " + n + "," + PEOPLE);
     }
     assertThat(server.countEntriesBelow(PEOPLE)).isEqualTo(301);
+  }
+
+  int entriesBelowPeople() {
+    try {
+      return server.countEntriesBelow(PEOPLE);
+    } catch (LDAPException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void theCallersWorkRunsOnceWhileTheBatchIsInFlight() throws Exception {
+    List<LdapExports.Export> batch = new ArrayList<>();
+    for (int n = 0; n < 2 * LdapExports.WINDOW + 10; n++) {
+      batch.add(create("Person " + n, "p" + n + "@example.org", "Clerk"));
+    }
+    List<Integer> entriesMeanwhile = new ArrayList<>();
+
+    List<LdapExports.Result> results =
+        exports.applyAll(batch, () -> entriesMeanwhile.add(entriesBelowPeople()));
+
+    assertThat(results).hasSize(batch.size()).allMatch(LdapExports.Result::succeeded);
+    // Once, when the first window was sent: the unit and at most a window of the adds were there.
+    assertThat(entriesMeanwhile).hasSize(1);
+    assertThat(entriesMeanwhile.get(0)).isBetween(1, 1 + LdapExports.WINDOW);
+    assertThat(server.countEntriesBelow(PEOPLE)).isEqualTo(batch.size() + 1);
+
+    // A batch with nothing to send (an update of an object never created) runs it once too.
+    List<String> ran = new ArrayList<>();
+    exports.applyAll(
+        List.of(update("provisional-x", "X", "x@example.org", "Clerk")), () -> ran.add("once"));
+    assertThat(ran).containsExactly("once");
   }
 
   @Test
