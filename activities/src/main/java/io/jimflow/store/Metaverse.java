@@ -2,6 +2,7 @@ package io.jimflow.store;
 
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.sync.MultiValue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -346,8 +347,9 @@ public final class Metaverse {
   private List<Key> keysOf(MvoRow mvo) {
     List<Key> keys = new ArrayList<>();
     for (String attribute : keyAttributesByType.getOrDefault(mvo.objectType(), Set.of())) {
-      String value = mvo.attributes().get(attribute);
-      if (value != null && !value.isEmpty() && value.length() <= 1000) {
+      // Several values are keyed in sorted order, as joins look them up.
+      String value = MultiValue.normalised(mvo.attributes().get(attribute));
+      if (value != null && value.length() <= 1000) {
         keys.add(new Key(mvo.objectType(), attribute, value, mvo.id()));
       }
     }
