@@ -79,12 +79,14 @@ public final class Metaverse {
     if (values.isEmpty()) {
       return found;
     }
-    // Type and attribute are filtered here, so "attr_value = ANY(?)" stays an index seek on the
-    // value-first key (as for cso anchors).
+    // Type and attribute are filtered here, so the lookup stays a seek on the value-first key. A
+    // join with the values, not "attr_value = ANY(?)": where the planner's statistics still say
+    // the key table is small (a first synchronisation fills it), ANY became a scan comparing
+    // every row with every value; a join is at worst a hash join, linear in both.
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "select attr_value, mvo_id, object_type, attribute from mvo_key"
-                + " where attr_value = ANY(?)")) {
+            "select k.attr_value, k.mvo_id, k.object_type, k.attribute from mvo_key k"
+                + " join unnest(?) as v(attr_value) on k.attr_value = v.attr_value")) {
       Sql.setStrings(statement, 1, values);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
