@@ -15,6 +15,7 @@ import io.jimflow.sync.CsoFacts;
 import io.jimflow.sync.InboundDecision;
 import io.jimflow.sync.InboundRule;
 import io.jimflow.sync.JoinPair;
+import io.jimflow.sync.MultiValue;
 import io.jimflow.sync.SyncEngine;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -132,10 +133,14 @@ final class InboundSync {
                 for (JoinPair pair : rule.join()) {
                   String value = facts.attributes().get(pair.csoAttribute());
                   if (value != null && !value.isEmpty()) {
-                    valuesByTypeAndAttribute
-                        .computeIfAbsent(rule.mvoType(), t -> new HashMap<>())
-                        .computeIfAbsent(pair.mvoAttribute(), a -> new HashSet<>())
-                        .add(value);
+                    Set<String> values =
+                        valuesByTypeAndAttribute
+                            .computeIfAbsent(rule.mvoType(), t -> new HashMap<>())
+                            .computeIfAbsent(pair.mvoAttribute(), a -> new HashSet<>());
+                    // Several values are keyed in sorted order; a key stored before in the
+                    // CSO's own order is found too.
+                    values.add(value);
+                    values.add(MultiValue.normalised(value));
                   }
                 }
               });

@@ -90,6 +90,18 @@ final class RunContext {
     }
 
     /**
+     * Adds the page's items and progress to the run's as increments, in the page's transaction: for
+     * a partition of a page, committed on a connection of its own beside the others.
+     */
+    void add(Transaction transaction) {
+      transaction.run(
+          c -> {
+            long first = runRecords.addProgress(c, runId, attempt, delta, processed, items.size());
+            runRecords.addItems(c, runId, first, items);
+          });
+    }
+
+    /**
      * Writes the page's items and the run's progress with {@code next}, in the page's transaction.
      */
     void save(Transaction transaction, Checkpoint next) {
@@ -142,11 +154,21 @@ final class RunContext {
               page.save(transaction, after);
               return after;
             });
-    for (Total t : Total.values()) {
-      totals.add(t, page.delta.get(t));
+    counted(List.of(page), next);
+  }
+
+  /**
+   * Counts committed pages in the run's progress, heartbeats {@code next} (the checkpoint stored
+   * with them or before them) and stops the run when its errors reached the profile's limit.
+   */
+  void counted(List<Page> pages, Checkpoint next) {
+    for (Page page : pages) {
+      for (Total t : Total.values()) {
+        totals.add(t, page.delta.get(t));
+      }
+      processed += page.processed;
+      itemsWritten += page.items.size();
     }
-    processed += page.processed;
-    itemsWritten += page.items.size();
     checkpoint = next;
     progress.report(processed, total, runId + "/" + next);
     long errors = totals.get(Total.ERRORS);
@@ -169,6 +191,42 @@ final class RunContext {
         objects,
         some -> commitPage(work.apply(some)),
         (object, failure) -> commitPage(refused.apply(object, OneAtATime.reason(failure))));
+  }
+
+  /**
+   * Commits work on the objects of one partition of a page as {@link #commitEach} does, each
+   * commit's items and progress added to the run's as increments ({@link Page#add}), without
+   * counting them in this context: the caller does, with {@link #counted}, once every partition of
+   * the page is done. Safe to call on several threads at once, each on a store connection of its
+   * own.
+   *
+   * @return the pages committed
+   */
+  <T> List<Page> commitPartition(
+      List<T> objects, Function<List<T>, PageWork> work, BiFunction<T, String, PageWork> refused) {
+    List<Page> pages = new ArrayList<>();
+    OneAtATime.commit(
+        objects,
+        some -> pages.add(commitPart(work.apply(some))),
+        (object, failure) ->
+            pages.add(commitPart(refused.apply(object, OneAtATime.reason(failure)))));
+    return pages;
+  }
+
+  private Page commitPart(PageWork work) {
+    Page page = new Page();
+    store.transact(
+        transaction -> {
+          work.apply(transaction, page);
+          page.add(transaction);
+          return null;
+        });
+    return page;
+  }
+
+  /** Reads from the store in a transaction of its own, for the repositories that take one. */
+  <T> T readIn(Transaction.Work<T> work) {
+    return store.transact(work);
   }
 
   /** A run reached its profile's stopAfterErrors: it stops FailedWithError. */

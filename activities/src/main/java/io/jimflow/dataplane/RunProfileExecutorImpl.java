@@ -104,6 +104,22 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
       Secrets secrets,
       Function<String, String> environment,
       JimflowMetrics metrics) {
+    this(store, config, baseDirectory, clock, secrets, environment, metrics, 1);
+  }
+
+  /**
+   * @param syncConnections the store connections a synchronisation page may be written on at once
+   *     (the worker's {@code jimflow.sync.connections}; 1 to 8)
+   */
+  public RunProfileExecutorImpl(
+      Store store,
+      DataPlaneConfig config,
+      Path baseDirectory,
+      Clock clock,
+      Secrets secrets,
+      Function<String, String> environment,
+      JimflowMetrics metrics,
+      int syncConnections) {
     this.store = store;
     this.config = config;
     this.targets = new RunTargets(config, baseDirectory);
@@ -120,7 +136,7 @@ public final class RunProfileExecutorImpl implements RunProfileExecutor {
     SyncEngine engine = new SyncEngine(config.syncRules());
     ThresholdGuard guard = new ThresholdGuard(connectorSpace, repositories.pendingExports());
     this.imports = new ImportRunner(repositories, engine, guard);
-    this.syncs = new SyncRunner(repositories, engine, clock);
+    this.syncs = new SyncRunner(repositories, engine, clock, syncConnections);
     this.exports = new ExportRunner(store, repositories.pendingExports(), guard);
     this.ldap =
         new LdapRuns(

@@ -5,6 +5,7 @@ import io.jimflow.store.CsoState;
 import io.jimflow.store.MvoRow;
 import io.jimflow.sync.CsoFacts;
 import io.jimflow.sync.JoinCandidates;
+import io.jimflow.sync.MultiValue;
 import io.jimflow.sync.MvoState;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -113,7 +114,7 @@ final class SyncPageState implements JoinCandidates {
     MvoRow previous = mvos.put(mvo.id(), mvo);
     if (previous != null) {
       for (String name : joinAttributes.getOrDefault(previous.objectType(), Set.of())) {
-        String value = previous.attributes().get(name);
+        String value = MultiValue.normalised(previous.attributes().get(name));
         Set<String> ids =
             value == null ? null : byValue.get(key(previous.objectType(), name, value));
         if (ids != null) {
@@ -122,7 +123,7 @@ final class SyncPageState implements JoinCandidates {
       }
     }
     for (String name : joinAttributes.getOrDefault(mvo.objectType(), Set.of())) {
-      String value = mvo.attributes().get(name);
+      String value = MultiValue.normalised(mvo.attributes().get(name));
       if (value != null) {
         byValue
             .computeIfAbsent(key(mvo.objectType(), name, value), k -> new LinkedHashSet<>())
@@ -181,7 +182,11 @@ final class SyncPageState implements JoinCandidates {
   @Override
   public List<MvoState> find(String mvoType, String mvoAttribute, String value) {
     List<MvoState> found = new ArrayList<>();
-    for (String id : byValue.getOrDefault(key(mvoType, mvoAttribute, value), Set.of())) {
+    String wanted = MultiValue.normalised(value);
+    if (wanted == null) {
+      return found;
+    }
+    for (String id : byValue.getOrDefault(key(mvoType, mvoAttribute, wanted), Set.of())) {
       found.add(toState(mvos.get(id)));
     }
     return found;

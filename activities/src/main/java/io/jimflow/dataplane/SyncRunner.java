@@ -1,6 +1,7 @@
 package io.jimflow.dataplane;
 
 import io.jimflow.dataplane.Checkpoint.Phase;
+import io.jimflow.dataplane.RunContext.PageWork;
 import io.jimflow.store.ChangeHistory;
 import io.jimflow.store.ChangeHistory.MvoChange;
 import io.jimflow.store.ChangeType;
@@ -20,6 +21,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Full and Delta Synchronisation of one connected system, page by page, each page in one
@@ -31,6 +34,9 @@ import java.util.Set;
  * <p>A CSO whose page the store refuses, or an MVO whose deletion it refuses, is one error item:
  * its page is written again one object at a time, and the others go on. A refused CSO stays pending
  * for the next synchronisation; a refused MVO stays due.
+ *
+ * <p>With more than one store connection configured, a page's CSOs are written on several at once
+ * ({@link PartitionedSync}), with the same results, checkpoints and error handling.
  */
 final class SyncRunner {
 
@@ -41,8 +47,13 @@ final class SyncRunner {
   private final InboundSync inbound;
   private final Provisioning provisioning;
   private final Deprovisioning deprovisioning;
+  private final PartitionedSync partitioned;
 
-  SyncRunner(Repositories repositories, SyncEngine engine, Clock clock) {
+  /**
+   * @param connections the store connections a page may be written on at once (the worker's {@code
+   *     jimflow.sync.connections}), bounded by {@link PartitionedSync#bounded}
+   */
+  SyncRunner(Repositories repositories, SyncEngine engine, Clock clock, int connections) {
     this.connectorSpace = repositories.connectorSpace();
     this.metaverse = repositories.metaverse();
     this.history = repositories.history();
@@ -51,10 +62,20 @@ final class SyncRunner {
     this.provisioning =
         new Provisioning(repositories.connectorSpace(), repositories.pendingExports(), engine);
     this.deprovisioning = new Deprovisioning(engine, repositories);
+    this.partitioned =
+        new PartitionedSync(repositories.connectorSpace(), inbound, engine, connections);
   }
 
   void run(RunContext run) {
     boolean pendingOnly = run.profile.runType() == RunType.DeltaSynchronisation;
+    Function<List<CsoRow>, PageWork> work =
+        some -> (transaction, page) -> syncPage(transaction, run, some, page);
+    BiFunction<CsoRow, String, PageWork> refusedCso = SyncRunner::refusedSync;
+    if (run.checkpoint.phase() == Phase.SYNC) {
+      // A page an earlier attempt announced on several connections is finished first, whatever
+      // this worker's configuration.
+      partitioned.finishAnnounced(run, work, refusedCso);
+    }
     while (run.checkpoint.phase() == Phase.SYNC) {
       long after = run.checkpoint.position();
       List<CsoRow> csos =
@@ -66,23 +87,9 @@ final class SyncRunner {
         run.commitPage((transaction, page) -> new Checkpoint(Phase.DELETIONS, 0));
         break;
       }
-      run.commitEach(
-          csos,
-          some -> (transaction, page) -> syncPage(transaction, run, some, page),
-          (cso, reason) ->
-              (transaction, page) -> {
-                page.processed = 1;
-                page.error(
-                    cso.anchor(),
-                    cso.id(),
-                    "StoreRefused",
-                    "the store refused the synchronisation of "
-                        + cso.anchor()
-                        + ": "
-                        + reason
-                        + "; the next synchronisation tries it again");
-                return new Checkpoint(Phase.SYNC, cso.id());
-              });
+      if (!partitioned.sync(run, csos, work, refusedCso)) {
+        run.commitEach(csos, work, refusedCso);
+      }
     }
     Set<String> refused = new HashSet<>();
     while (run.checkpoint.phase() == Phase.DELETIONS) {
@@ -112,6 +119,23 @@ final class SyncRunner {
             };
           });
     }
+  }
+
+  /** The page that records a CSO whose synchronisation the store refused alone. */
+  private static PageWork refusedSync(CsoRow cso, String reason) {
+    return (transaction, page) -> {
+      page.processed = 1;
+      page.error(
+          cso.anchor(),
+          cso.id(),
+          "StoreRefused",
+          "the store refused the synchronisation of "
+              + cso.anchor()
+              + ": "
+              + reason
+              + "; the next synchronisation tries it again");
+      return new Checkpoint(Phase.SYNC, cso.id());
+    };
   }
 
   private Checkpoint syncPage(

@@ -14,7 +14,7 @@ import org.postgresql.PGConnection;
 
 /**
  * Inserts the rows of a page into one table in one go: {@code COPY … FROM STDIN (FORMAT csv)}
- * (docs/benchmarks.md, "How the rows are written").
+ * (docs/benchmarks.md, "What a first synchronisation writes per person, and why").
  *
  * <p>It runs on the caller's connection, inside its transaction: the rows commit with the page and
  * its checkpoint or not at all, and a violated constraint (a run item's sequence written twice, an

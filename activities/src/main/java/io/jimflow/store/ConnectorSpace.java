@@ -263,6 +263,18 @@ public final class ConnectorSpace {
         limit);
   }
 
+  /** These CSOs, those that still exist, in id order. */
+  public List<CsoRow> findByIds(Connection connection, Collection<Long> ids) throws SQLException {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement("select * from cso where id = ANY(?) order by id")) {
+      Sql.setLongs(statement, 1, ids);
+      return CsoReads.rows(statement, true);
+    }
+  }
+
   /** CSOs joined to these MVOs, in any system. */
   public List<CsoRow> findByMvoIds(Connection connection, Collection<String> mvoIds)
       throws SQLException {

@@ -2,6 +2,7 @@ package io.jimflow.store;
 
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
+import io.jimflow.sync.MultiValue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -78,12 +79,14 @@ public final class Metaverse {
     if (values.isEmpty()) {
       return found;
     }
-    // Type and attribute are filtered here, so "attr_value = ANY(?)" stays an index seek on the
-    // value-first key (as for cso anchors).
+    // Type and attribute are filtered here, so the lookup stays a seek on the value-first key. A
+    // join with the values, not "attr_value = ANY(?)": where the planner's statistics still say
+    // the key table is small (a first synchronisation fills it), ANY became a scan comparing
+    // every row with every value; a join is at worst a hash join, linear in both.
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "select attr_value, mvo_id, object_type, attribute from mvo_key"
-                + " where attr_value = ANY(?)")) {
+            "select k.attr_value, k.mvo_id, k.object_type, k.attribute from mvo_key k"
+                + " join unnest(?) as v(attr_value) on k.attr_value = v.attr_value")) {
       Sql.setStrings(statement, 1, values);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
@@ -346,8 +349,9 @@ public final class Metaverse {
   private List<Key> keysOf(MvoRow mvo) {
     List<Key> keys = new ArrayList<>();
     for (String attribute : keyAttributesByType.getOrDefault(mvo.objectType(), Set.of())) {
-      String value = mvo.attributes().get(attribute);
-      if (value != null && !value.isEmpty() && value.length() <= 1000) {
+      // Several values are keyed in sorted order, as joins look them up.
+      String value = MultiValue.normalised(mvo.attributes().get(attribute));
+      if (value != null && value.length() <= 1000) {
         keys.add(new Key(mvo.objectType(), attribute, value, mvo.id()));
       }
     }

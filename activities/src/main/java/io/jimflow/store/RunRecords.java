@@ -206,14 +206,62 @@ public final class RunRecords {
       statement.setInt(i, attempt);
       if (statement.executeUpdate() != 1) {
         // Rolls back the page: a later attempt owns the record, or the run ended.
-        throw new SupersededAttemptException(
-            "attempt "
-                + attempt
-                + " of run record "
-                + id
-                + " no longer owns it: the run ended or a later attempt took it over");
+        throw notOwned(id, attempt);
       }
     }
+  }
+
+  /**
+   * Adds a partition's progress to the run's (its totals, objects processed and items written, as
+   * increments, so partitions committing on several connections never overwrite each other) and
+   * reserves the sequence numbers of its run items. Call it last in the partition's transaction: it
+   * holds the run record's row until the commit.
+   *
+   * @return the first of the {@code items} sequence numbers reserved
+   * @throws SupersededAttemptException as {@link #saveProgress}
+   */
+  public long addProgress(
+      Connection connection,
+      String id,
+      int attempt,
+      RunTotals delta,
+      long objectsProcessed,
+      int items)
+      throws SQLException {
+    StringBuilder sql = new StringBuilder("update run_record set ");
+    for (Total total : Total.values()) {
+      sql.append(total.column()).append(" = ").append(total.column()).append(" + ?, ");
+    }
+    sql.append("objects_processed = objects_processed + ?, items_written = items_written + ?,")
+        .append(" updated_at = ? where id = ? and status = ? and attempts = ?")
+        .append(" returning items_written");
+    try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+      int i = 1;
+      for (Total total : Total.values()) {
+        statement.setLong(i++, delta.get(total));
+      }
+      statement.setLong(i++, objectsProcessed);
+      statement.setLong(i++, items);
+      Sql.setInstant(statement, i++, clock.instant());
+      statement.setString(i++, id);
+      statement.setString(i++, RunStatus.InProgress.name());
+      statement.setInt(i, attempt);
+      try (ResultSet rows = statement.executeQuery()) {
+        if (!rows.next()) {
+          throw notOwned(id, attempt);
+        }
+        return rows.getLong(1) - items;
+      }
+    }
+  }
+
+  private static SupersededAttemptException notOwned(String id, int attempt) {
+    return new SupersededAttemptException(
+        "attempt "
+            + attempt
+            + " of run record "
+            + id
+            + " no longer owns it: the run ended or a later attempt took it over");
   }
 
   /**

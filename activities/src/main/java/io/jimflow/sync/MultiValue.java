@@ -22,6 +22,17 @@ public final class MultiValue {
         SEPARATOR, values.stream().filter(v -> !v.isEmpty()).distinct().sorted().toList());
   }
 
+  /**
+   * A text as comparisons and joins take it: several values in their sorted order (the order a
+   * source sent them in is no difference), a single value as it is; null for null or empty.
+   */
+  public static String normalised(String text) {
+    if (text == null || text.isEmpty()) {
+      return null;
+    }
+    return text.contains(SEPARATOR) ? join(split(text)) : text;
+  }
+
   /** The values of a text; none for null or empty. */
   public static List<String> split(String text) {
     if (text == null || text.isEmpty()) {

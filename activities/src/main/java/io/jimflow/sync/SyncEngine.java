@@ -293,10 +293,7 @@ public final class SyncEngine {
   }
 
   private static String normalise(String value) {
-    if (value == null || value.isEmpty()) {
-      return null;
-    }
     // Several values compare as a set: their order is no difference.
-    return value.contains(MultiValue.SEPARATOR) ? MultiValue.join(MultiValue.split(value)) : value;
+    return MultiValue.normalised(value);
   }
 }

@@ -4,10 +4,12 @@ import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.OperatingSystemMXBean;
 import io.jimflow.dataplane.config.DataPlaneConfig;
 import io.jimflow.dataplane.config.DataPlaneConfigLoader;
+import io.jimflow.metrics.JimflowMetrics;
 import io.jimflow.schedule.ScheduleExecutionInput.Initiator;
 import io.jimflow.schedule.ScheduleExecutionInput.InitiatorType;
 import io.jimflow.schedule.steps.RunProfileOutcome;
 import io.jimflow.schedule.steps.RunProfileRun;
+import io.jimflow.secrets.activities.Secrets;
 import io.jimflow.store.BenchmarkStore;
 import io.jimflow.store.OnRequestBenchmark;
 import io.jimflow.store.RawLimitBenchmark;
@@ -57,7 +59,9 @@ import org.junit.jupiter.api.Test;
  * {@code raw,import,sync,export,confirm}; a phase that a later one needs runs unreported); {@code
  * .raw} {@code import,sync} (default) or {@code import}, which measures the raw limit without the
  * raw sync rows (at 1,000,000 people those take longer than the whole data plane); {@code .jfr} a
- * directory for one flight recording per reported phase.
+ * directory for one flight recording per reported phase; {@code .sync-connections} the store
+ * connections a synchronisation uses (default 1), or several counts ({@code 1,2,4}): each run then
+ * goes through all of them, each on a fresh store, starting with the next count each run.
  *
  * <p>A phase that fails (out of heap, for instance) ends its run and is reported with how long it
  * ran; the report is written and the benchmark then fails.
@@ -140,50 +144,73 @@ class DataPlaneBenchmark {
         Arrays.stream(System.getProperty("jimflow.benchmark.store", "postgres").split(","))
             .map(BenchmarkStore.Kind::parse)
             .toList();
+    List<Integer> connectionCounts =
+        Arrays.stream(System.getProperty("jimflow.benchmark.sync-connections", "1").split(","))
+            .map(String::trim)
+            .map(Integer::valueOf)
+            .toList();
     for (int run = 1; run <= runs; run++) {
-      for (BenchmarkStore.Kind kind : kinds) {
-        Meter meter = new Meter(kind.label(), run, heap, jfrDirectory);
-        Path work = Files.createTempDirectory("jimflow-benchmark");
-        try {
-          double limit = 0;
-          double syncLimit = 0;
-          if (selected.contains("raw")) {
-            meter.begin("raw", null);
-            RawLimitBenchmark.Result result =
-                RawLimitBenchmark.measure(
+      for (int c = 0; c < connectionCounts.size(); c++) {
+        for (BenchmarkStore.Kind kind : kinds) {
+          // Each run starts with the next count, so drift of a shared machine spreads over all.
+          int connections = connectionCounts.get((c + run - 1) % connectionCounts.size());
+          String label =
+              connectionCounts.size() > 1
+                  ? kind.label() + ", " + connections + " conn"
+                  : kind.label();
+          Meter meter = new Meter(label, run, heap, jfrDirectory);
+          Path work = Files.createTempDirectory("jimflow-benchmark");
+          try {
+            double limit = 0;
+            double syncLimit = 0;
+            if (selected.contains("raw")) {
+              meter.begin("raw", null);
+              RawLimitBenchmark.Result result =
+                  RawLimitBenchmark.measure(
+                      kind,
+                      work,
+                      csv,
+                      run,
+                      rawSync,
+                      m -> System.out.println("benchmark: raw " + RawLimitBenchmark.line(m)));
+              RawLimitBenchmark.Measured fastest = result.limit();
+              limit = fastest.importPerSecond();
+              syncLimit = result.syncLimit().syncPerSecond();
+              raw.addAll(result.variants());
+              // The row of the raw phase is the fastest variant's import; CPU and heap cover all
+              // variants, so only the heap is kept.
+              Phase all = meter.end(fastest.people(), limit, syncLimit);
+              phases.add(
+                  new Phase(
+                      all.store(),
+                      run,
+                      "raw",
+                      fastest.people(),
+                      fastest.importSeconds(),
+                      limit,
+                      syncLimit,
+                      Double.NaN,
+                      Double.NaN,
+                      Double.NaN,
+                      -1,
+                      all.heapAtEnd(),
+                      0));
+            }
+            phases.addAll(
+                dataPlane(
                     kind,
-                    work,
+                    config,
                     csv,
-                    run,
-                    rawSync,
-                    m -> System.out.println("benchmark: raw " + RawLimitBenchmark.line(m)));
-            RawLimitBenchmark.Measured fastest = result.limit();
-            limit = fastest.importPerSecond();
-            syncLimit = result.syncLimit().syncPerSecond();
-            raw.addAll(result.variants());
-            // The row of the raw phase is the fastest variant's import; CPU and heap cover all
-            // variants, so only the heap is kept.
-            Phase all = meter.end(fastest.people(), limit, syncLimit);
-            phases.add(
-                new Phase(
-                    all.store(),
-                    run,
-                    "raw",
-                    fastest.people(),
-                    fastest.importSeconds(),
+                    work,
+                    selected,
+                    meter,
                     limit,
                     syncLimit,
-                    Double.NaN,
-                    Double.NaN,
-                    Double.NaN,
-                    -1,
-                    all.heapAtEnd(),
-                    0));
+                    failures,
+                    connections));
+          } finally {
+            deleteTree(work);
           }
-          phases.addAll(
-              dataPlane(kind, config, csv, work, selected, meter, limit, syncLimit, failures));
-        } finally {
-          deleteTree(work);
         }
       }
     }
@@ -211,7 +238,8 @@ class DataPlaneBenchmark {
       Meter meter,
       double limit,
       double syncLimit,
-      List<String> failures)
+      List<String> failures,
+      int syncConnections)
       throws Exception {
     int last = -1;
     for (int i = 1; i < PHASES.size(); i++) {
@@ -228,7 +256,15 @@ class DataPlaneBenchmark {
     Files.copy(csv, hr);
     try (BenchmarkStore store = BenchmarkStore.open(kind, work.resolve("store"))) {
       RunProfileExecutorImpl executor =
-          new RunProfileExecutorImpl(store.store(), config, work, Clock.systemUTC());
+          new RunProfileExecutorImpl(
+              store.store(),
+              config,
+              work,
+              Clock.systemUTC(),
+              Secrets.none(),
+              System::getenv,
+              JimflowMetrics.none(),
+              syncConnections);
       int step = 0;
       for (int i = 1; i <= last; i++) {
         String phase = PHASES.get(i);

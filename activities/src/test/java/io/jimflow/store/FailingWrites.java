@@ -26,6 +26,7 @@ public final class FailingWrites {
   private final Store store;
   private final AtomicInteger writesUntilFailure = new AtomicInteger(-1);
   private final AtomicBoolean failed = new AtomicBoolean();
+  private volatile String fragment;
 
   /**
    * @param real the store whose database the connections reach (already migrated)
@@ -41,6 +42,15 @@ public final class FailingWrites {
 
   /** Makes the {@code n}th write statement from now (1 = the next) throw an SQLException. */
   public void failWrite(int n) {
+    failWriteOf(null, n);
+  }
+
+  /**
+   * Makes the {@code n}th write from now of a statement prepared with SQL holding {@code fragment}
+   * throw an SQLException, whichever connection or thread runs it.
+   */
+  public void failWriteOf(String fragment, int n) {
+    this.fragment = fragment;
     writesUntilFailure.set(n);
   }
 
@@ -50,12 +60,23 @@ public final class FailingWrites {
   }
 
   private Object connection(Object connection) {
-    return connection instanceof Connection c
-        ? proxy(Connection.class, c, this::statement)
-        : connection;
+    if (!(connection instanceof Connection c)) {
+      return connection;
+    }
+    return Proxy.newProxyInstance(
+        FailingWrites.class.getClassLoader(),
+        new Class<?>[] {Connection.class},
+        (proxy, method, arguments) -> {
+          Object result = invoke(c, method, arguments);
+          boolean prepared =
+              method.getName().equals("prepareStatement")
+                  && arguments != null
+                  && arguments[0] instanceof String;
+          return statement(result, prepared ? (String) arguments[0] : null);
+        });
   }
 
-  private Object statement(Object statement) {
+  private Object statement(Object statement, String sql) {
     if (!(statement instanceof Statement s)) {
       return statement;
     }
@@ -65,7 +86,10 @@ public final class FailingWrites {
         FailingWrites.class.getClassLoader(),
         new Class<?>[] {type},
         (proxy, method, arguments) -> {
-          if (WRITES.contains(method.getName()) && writesUntilFailure.get() > 0) {
+          String wanted = fragment;
+          if (WRITES.contains(method.getName())
+              && writesUntilFailure.get() > 0
+              && (wanted == null || (sql != null && sql.contains(wanted)))) {
             if (writesUntilFailure.decrementAndGet() == 0) {
               failed.set(true);
               throw new SQLException("connection lost (a test's failing write)", "08006");

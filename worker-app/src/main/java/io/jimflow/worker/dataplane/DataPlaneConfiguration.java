@@ -32,6 +32,8 @@ public class DataPlaneConfiguration {
   /**
    * @param baseDirectory relative file paths of the connected systems resolve against it; the
    *     jimflow home by default
+   * @param syncConnections the store connections a synchronisation page may be written on at once;
+   *     1 to 8 (other values are bounded to that)
    */
   @Bean
   @Primary
@@ -40,12 +42,13 @@ public class DataPlaneConfiguration {
       DataPlaneConfig config,
       Secrets secrets,
       JimflowMetrics metrics,
-      @Value("${jimflow.data-plane.base-directory:}") String baseDirectory) {
+      @Value("${jimflow.data-plane.base-directory:}") String baseDirectory,
+      @Value("${jimflow.sync.connections:1}") int syncConnections) {
     if (config.connectedSystems().isEmpty()) {
       return new UnconfiguredRunProfileExecutor();
     }
     Path base = JimflowHome.resolve(Path.of(baseDirectory));
     return new RunProfileExecutorImpl(
-        store, config, base, Clock.systemUTC(), secrets, System::getenv, metrics);
+        store, config, base, Clock.systemUTC(), secrets, System::getenv, metrics, syncConnections);
   }
 }
