@@ -77,12 +77,13 @@ class WorkItemInterruptionTest {
     // A watcher that never comes round: the handler's own single save is the last heartbeat, and
     // the first instance then hangs like a dead process. The SDK sends that save, which follows the
     // run's first heartbeat at once, only at the end of its throttle window (0.8 of the heartbeat
-    // timeout), so the server sees it 0.2 of the timeout before the timeout would fire: 10 s leave
-    // that flush 2 s on a loaded machine, where 2 s left it 0.4 s and it once came too late.
+    // timeout), so the server sees it 0.2 of the timeout before the timeout would fire: 30 s leave
+    // that flush 6 s. 2 s (0.4 s left) and 10 s (2 s left) each once saw it come too late, the
+    // second in a whole-suite run on an otherwise idle 2-core machine.
     h = new WorkItemHarness(Duration.ofHours(1), 4);
     h.schedule(
         h.spec("crash", state("hang", "step", 41, "hangInstances", 1), h.now())
-            .withHeartbeatTimeout(Duration.ofSeconds(10)));
+            .withHeartbeatTimeout(Duration.ofSeconds(30)));
 
     WorkItemView end = h.result("crash");
 
